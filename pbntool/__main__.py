@@ -1,0 +1,5 @@
+"""``python -m pbntool``."""
+
+from pbntool.cli import main
+
+main()

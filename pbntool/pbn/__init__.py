@@ -1,0 +1,126 @@
+"""PBN: read (streaming, lenient), validate, and write canonical export format.
+
+>>> result = parse('[Board "1"]\\n[Dealer "N"]\\n[Contract "3NT"]\\n')
+>>> str(result.boards[0].contract)
+'3NT'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO, TextIO
+
+from pbntool.diagnostics import INT001, SRC001, SRC002, SRC004, SRC005, Diagnostic
+from pbntool.model import Board
+from pbntool.pbn.decode import FileContext, SourceMap, decode_game
+from pbntool.pbn.reader import GameBlock, parse_block, split_games
+from pbntool.records import ParseResult, Record, collect, strict_boards
+from pbntool.source import DecodedText
+
+__all__ = ["iter_records", "load", "loads", "parse", "read_file"]
+
+_DOS_EOF = "\x1a"
+_LONG_LINE = re.compile(r"[^\n]{256,}")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
+    """Read a PBN byte stream one game at a time (memory bounded by the largest game).
+
+    Yields a ``Record`` per game, in file order, plus records with ``board`` None for
+    findings that belong to no game (encoding notes, text after the last game).
+    """
+    lines = DecodedText(stream)
+    context = FileContext(name)
+    reported_events = 0
+    for block in split_games(lines):
+        events = lines.events[reported_events:]
+        reported_events = len(lines.events)
+        for event in events:
+            code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
+            diagnostic = code.at(encoding=event.encoding)
+            yield Record(None, (_place(diagnostic, name, event.line, 1),), name, event.line)
+        try:
+            record = _read_block(block, context)
+        except Exception as error:  # a bug of ours must cost one game, not the file
+            record = _internal_error(block, name, error)
+        if record is not None:
+            yield record
+    for event in lines.events[reported_events:]:
+        code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
+        diagnostic = code.at(encoding=event.encoding)
+        yield Record(None, (_place(diagnostic, name, event.line, 1),), name, event.line)
+
+
+def _internal_error(block: GameBlock, name: str, error: Exception) -> Record:
+    detail = traceback.format_exception_only(error)[-1].strip()
+    diagnostic = _place(INT001.at(error=detail), name, block.first_line, 1)
+    return Record(None, (diagnostic,), name, block.first_line)
+
+
+def _place(diagnostic: Diagnostic, name: str, line: int, column: int | None) -> Diagnostic:
+    return Diagnostic(
+        diagnostic.code, diagnostic.severity, diagnostic.message, name, line, column, None
+    )
+
+
+def _read_block(block: GameBlock, context: FileContext) -> Record | None:
+    if block.text.endswith(_DOS_EOF):
+        # Ctrl-Z ends files written by DOS programs: a marker, not content.
+        block = dataclasses.replace(block, text=block.text.rstrip(_DOS_EOF))
+        if not block.text.strip():
+            return None
+    raw = parse_block(block)
+    decoded = decode_game(raw, context)
+    source = decoded.source if decoded is not None else SourceMap(block)
+    board = decoded.board if decoded is not None else None
+    found = decoded.diagnostics if decoded is not None else raw.diagnostics
+    found = found + _text_checks(block)
+    record = Record(board, (), context.name, block.first_line, source)
+    placed = tuple(record.locate(diagnostic) for diagnostic in found)
+    if board is None and not placed:
+        return None
+    return Record(board, placed, context.name, block.first_line, source)
+
+
+def _text_checks(block: GameBlock) -> list[Diagnostic]:
+    """Line length and control characters, checked on the whole game at C speed."""
+    found = []
+    text = block.text
+    for match in _LONG_LINE.finditer(text):
+        found.append(SRC004.at(("offset", match.start()), length=len(match.group())))
+    control = _CONTROL.search(text)
+    if control:
+        char = f"U+{ord(control.group()):04X}"
+        found.append(SRC005.at(("offset", control.start()), char=char))
+    return found
+
+
+def read_file(path: str | Path, name: str | None = None) -> Iterator[Record]:
+    """Records of a PBN file on disk, streamed."""
+    with open(path, "rb") as stream:
+        yield from iter_records(stream, str(path) if name is None else name)
+
+
+def parse(text: str | bytes, name: str = "<string>", *, validate: bool = False) -> ParseResult:
+    """Read PBN text leniently: every board and every diagnostic, never an exception."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return collect(iter_records(io.BytesIO(data), name), validate)
+
+
+def loads(text: str | bytes, name: str = "<string>", *, validate: bool = False) -> list[Board]:
+    """Read PBN text strictly: the boards, or ``DiagnosticError`` listing every error."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return strict_boards(iter_records(io.BytesIO(data), name), validate)
+
+
+def load(fp: BinaryIO | TextIO, *, validate: bool = False) -> list[Board]:
+    """``loads`` for an open file (binary preferred; text is re-encoded as UTF-8)."""
+    name = getattr(fp, "name", "<stream>")
+    data = fp.read()
+    return loads(data, str(name), validate=validate)

@@ -1,0 +1,573 @@
+"""PBN meaning: turn a ``RawGame`` into a ``Board``, with a ``SourceMap`` for positions.
+
+Inheritance (``#``, ``##``) is resolved here with the reference implementation's semantics
+(PBN §6), which needs state carried from game to game: ``FileContext``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+from dataclasses import dataclass, field
+
+from pbntool.diagnostics import (
+    BRD003,
+    EXP001,
+    PBN005,
+    PBN006,
+    PBN007,
+    PBN008,
+    PBN009,
+    PBN110,
+    PBN111,
+    PBN113,
+    PBN114,
+    PBN121,
+    PBN122,
+    PBN123,
+    PBN124,
+    PBN128,
+    PBN129,
+    PBN130,
+    PBN131,
+    PBN132,
+    Diagnostic,
+    Path,
+)
+from pbntool.model import (
+    Auction,
+    Board,
+    Comment,
+    CommentKind,
+    Note,
+    Play,
+    Result,
+    Seat,
+    Slot,
+    Table,
+    Tag,
+)
+from pbntool.pbn import values
+from pbntool.pbn.reader import GameBlock, RawGame, RawTag
+from pbntool.pbn.sections import (
+    AuctionData,
+    PlayData,
+    decode_auction_data,
+    decode_note,
+    decode_play_data,
+    decode_table,
+)
+from pbntool.pbn.tags import (
+    FORBIDDEN_INHERITANCE,
+    KNOWN_TAGS,
+    MANDATORY_TAGS,
+    MANDATORY_TAGS_V1,
+    TABLE_TAGS,
+)
+from pbntool.rules import auction_outcome
+
+__all__ = ["DecodedGame", "FileContext", "SourceMap", "decode_game"]
+
+_VERSION_LINE = re.compile(r"\s*PBN\s+(\d+)\.(\d+)", re.I)
+_EXPORT_LINE = re.compile(r"\s*EXPORT\s*$", re.I)
+
+
+@dataclass
+class FileContext:
+    """What carries over from one game to the next in a file."""
+
+    name: str
+    version: tuple[int, int] | None = None
+    export: bool = False
+    last_values: dict[str, str] = field(default_factory=dict)
+    defaults: dict[str, str] = field(default_factory=dict)
+    previous_deal: tuple[str, str] | None = None
+    pending_commentary: list[Comment] = field(default_factory=list)
+
+    def note_escape_lines(self, comments: list[Comment]) -> None:
+        """Pick up ``% PBN x.y`` and ``% EXPORT`` from escape lines."""
+        for comment in comments:
+            if comment.kind is not CommentKind.ESCAPE:
+                continue
+            version = _VERSION_LINE.match(comment.text)
+            if version:
+                self.version = (int(version.group(1)), int(version.group(2)))
+            elif _EXPORT_LINE.match(comment.text):
+                self.export = True
+
+
+@dataclass
+class SourceMap:
+    """Offsets of a board's parts in its game text, resolved to lines and columns on demand."""
+
+    block: GameBlock
+    tags: dict[str, tuple[int, int]] = field(default_factory=dict)
+    auction: AuctionData | None = None
+    play: PlayData | None = None
+    play_first: Seat | None = None
+    notes: dict[tuple[str, int], int] = field(default_factory=dict)
+    hands: dict[Seat, int] = field(default_factory=dict)
+    tables: dict[str, int] = field(default_factory=dict)
+    _line_starts: list[int] | None = None
+
+    def offset(self, path: Path | None) -> int | None:
+        """Where ``path`` points in the game text (None if unknown)."""
+        if not path:
+            return None
+        kind = path[0]
+        found: int | None = None
+        if kind == "offset":
+            found = int(path[1])
+        elif kind == "call":
+            found = self._call(int(path[1]))
+        elif kind == "card":
+            found = self._card(int(path[1]), Seat(path[2]))
+        elif kind in ("tag", "tag_value"):
+            found = self._tag(str(path[1]), kind == "tag_value" or kind == "tag")
+            if found is not None and len(path) > 2:
+                found += int(path[2])
+        elif kind == "deal":
+            found = self.hands.get(Seat(path[1]), self._tag("Deal", True))
+        elif kind == "note":
+            found = self.notes.get((str(path[1]), int(path[2])))
+        elif kind == "section":
+            found = self._section(str(path[1]))
+        elif kind == "table":
+            found = self.tables.get(str(path[1]))
+        return found
+
+    def _call(self, index: int) -> int | None:
+        data = self.auction
+        if data is None or not 0 <= index < len(data.call_words):
+            return self._section("Auction")
+        return data.words.offset(data.call_words[index])
+
+    def _card(self, trick: int, seat: Seat) -> int | None:
+        data, first = self.play, self.play_first
+        if data is None or first is None:
+            return self._section("Play")
+        slot = trick * 4 + first.distance_to(seat)
+        if not 0 <= slot < len(data.slots):
+            return self._section("Play")
+        word = data.slot_words[slot] if data.slot_words is not None else slot
+        return data.words.offset(word)
+
+    def _tag(self, name: str, value: bool) -> int | None:
+        found = self.tags.get(name)
+        if found is None:
+            return None
+        return found[1] if value else found[0]
+
+    def _section(self, name: str) -> int | None:
+        return self._tag(name, False)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) in the file of a text offset."""
+        if self._line_starts is None:
+            starts = [0]
+            text = self.block.text
+            index = text.find("\n")
+            while index >= 0:
+                starts.append(index + 1)
+                index = text.find("\n", index + 1)
+            self._line_starts = starts
+        line = bisect.bisect_right(self._line_starts, offset) - 1
+        return self.block.first_line + line, offset - self._line_starts[line] + 1
+
+
+@dataclass
+class DecodedGame:
+    """A board with its diagnostics (paths not yet resolved) and source map."""
+
+    board: Board
+    diagnostics: list[Diagnostic]
+    source: SourceMap
+
+
+@dataclass
+class _Game:
+    """Working state while decoding one game."""
+
+    raw: RawGame
+    context: FileContext
+    source: SourceMap
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    tags: list[Tag] = field(default_factory=list)
+    first: dict[str, RawTag] = field(default_factory=dict)
+    resolved: dict[str, str] = field(default_factory=dict)
+    """Tag values after inheritance, first occurrence of each name."""
+    auction_data: AuctionData | None = None
+    play_data: PlayData | None = None
+
+    def problem(self, problem: values.Problem, tag: str) -> None:
+        self.diagnostics.append(
+            problem.code.at(("tag_value", tag, problem.index), **problem.arguments)
+        )
+
+
+def decode_game(raw: RawGame, context: FileContext) -> DecodedGame | None:
+    """Decode one game; None when the block holds no tag (its commentary moves on to the next)."""
+    context.note_escape_lines(raw.commentary)
+    if not raw.tags:
+        context.pending_commentary.extend(raw.commentary)
+        return None
+    game = _Game(raw, context, SourceMap(raw.block), list(raw.diagnostics))
+    commentary = tuple(context.pending_commentary) + tuple(raw.commentary)
+    context.pending_commentary = []
+    _collect_tags(game)
+    _resolve_inheritance(game)
+    board = _build_board(game, commentary)
+    _check_tag_set(game, board)
+    return DecodedGame(board, game.diagnostics, game.source)
+
+
+def _collect_tags(game: _Game) -> None:
+    """First occurrence wins; record offsets; name checks."""
+    for raw_tag in game.raw.tags:
+        name = raw_tag.name
+        duplicate = name in game.first and name != "Note"
+        if duplicate:
+            game.diagnostics.append(PBN006.at(("offset", raw_tag.offset), name=name))
+        else:
+            game.first.setdefault(name, raw_tag)
+            game.source.tags.setdefault(name, (raw_tag.offset, raw_tag.value_offset))
+        if not name[0].isupper():
+            game.diagnostics.append(PBN005.at(("offset", raw_tag.offset), name=name))
+        elif name not in KNOWN_TAGS:
+            game.diagnostics.append(PBN007.at(("offset", raw_tag.offset), name=name))
+        if "\t" in raw_tag.value:
+            game.diagnostics.append(PBN008.at(("offset", raw_tag.value_offset), name=name))
+        if name in TABLE_TAGS and ("\\n" in raw_tag.value or "\\t" in raw_tag.value):
+            game.diagnostics.append(PBN130.at(("offset", raw_tag.value_offset), name=name))
+
+
+def _resolve_inheritance(game: _Game) -> None:
+    """``#`` copies the previous value; ``##text`` sets a running default (PBN §6)."""
+    context = game.context
+    for raw_tag in game.raw.tags:
+        name, value = raw_tag.name, raw_tag.value
+        duplicate = game.first.get(name) is not raw_tag
+        written: str | None = None
+        if not duplicate and name != "Note" and value.startswith("#"):
+            written = value
+            value = _inherit(game, raw_tag)
+        elif not duplicate and name != "Note":
+            context.defaults.pop(name, None)
+        if not duplicate and name != "Note":
+            context.last_values[name] = value
+            game.resolved[name] = value
+        game.tags.append(
+            Tag(
+                name,
+                value,
+                tuple(raw_tag.comments),
+                written,
+                duplicate=duplicate and name != "Note",
+            )
+        )
+    for name, default in context.defaults.items():
+        if name not in game.first:
+            game.tags.append(Tag(name, default, inherited=True))
+            game.resolved[name] = default
+            context.last_values[name] = default
+
+
+def _inherit(game: _Game, raw_tag: RawTag) -> str:
+    context, name, value = game.context, raw_tag.name, raw_tag.value
+    where = ("offset", raw_tag.value_offset)
+    if name in FORBIDDEN_INHERITANCE:
+        if name == "Deal" and value == "#":
+            game.diagnostics.append(PBN132.at(where))
+        else:
+            game.diagnostics.append(PBN113.at(where, name=name, value=f'"{value}"'))
+    if value.startswith("##"):
+        context.defaults[name] = value[2:]
+        return value[2:]
+    context.defaults.pop(name, None)
+    if value == "#":
+        previous = context.last_values.get(name)
+        if previous is None:
+            game.diagnostics.append(PBN114.at(where, name=name))
+            return ""
+        return previous
+    return value
+
+
+def _build_board(game: _Game, commentary: tuple[Comment, ...]) -> Board:
+    get = game.resolved.get
+    number, problems = values.decode_board_number(get("Board", ""))
+    _report(game, problems, "Board")
+    dealer, problems = values.decode_seat(get("Dealer", ""), "Dealer")
+    _report(game, problems, "Dealer")
+    vulnerability, problems = values.decode_vulnerable(get("Vulnerable", ""))
+    _report(game, problems, "Vulnerable")
+    deal, problems, hands = values.decode_deal(get("Deal", ""))
+    _report(game, problems, "Deal")
+    deal_offset = game.source.tags.get("Deal")
+    if deal_offset:
+        game.source.hands = {seat: deal_offset[1] + index for seat, index in hands.items()}
+    contract, problems = values.decode_contract(get("Contract", ""))
+    _report(game, problems, "Contract")
+    declarer_text = get("Declarer", "").strip()
+    declarer_irregular = declarer_text.startswith("^")
+    declarer, problems = values.decode_seat(declarer_text.lstrip("^"), "Declarer")
+    _report(game, problems, "Declarer")
+    for name in ("Date", "EventDate", "UTCDate"):
+        if name in game.resolved:
+            _report(game, values.decode_date(name, game.resolved[name]), name)
+    auction = _decode_auction(game, dealer)
+    if declarer is None and auction is not None and "Declarer" not in game.resolved:
+        declarer_for_result = auction_outcome(auction).declarer
+    else:
+        declarer_for_result = declarer
+    tricks, irregular, problems = values.decode_result(get("Result", ""), declarer_for_result)
+    _report(game, problems, "Result")
+    score, problems = values.decode_score("Score", get("Score", ""))
+    _report(game, problems, "Score")
+    for name in ("ScoreIMP", "ScoreMP", "ScorePercentage", "OptimumScore"):
+        if name in game.resolved:
+            _report(game, _decode_side_number(name, game.resolved[name]), name)
+    play = _decode_play(game)
+    auction_notes, play_notes = _attach_notes(game, auction, play)
+    if auction is not None and auction_notes:
+        auction = dataclasses.replace(auction, notes=tuple(auction_notes))
+    if play is not None and play_notes:
+        play = dataclasses.replace(play, notes=tuple(play_notes))
+    return Board(
+        tags=tuple(game.tags),
+        number=number,
+        dealer=dealer,
+        vulnerability=vulnerability,
+        deal=deal,
+        auction=auction,
+        play=play,
+        contract=contract,
+        declarer=declarer,
+        declarer_irregular=declarer_irregular,
+        result=None if tricks is None else Result(tricks, irregular),
+        score=score,
+        commentary=commentary,
+        tables=_decode_tables(game),
+    )
+
+
+def _decode_side_number(name: str, value: str) -> list[values.Problem]:
+    """ScoreIMP/ScoreMP/ScorePercentage/OptimumScore: side-score forms, decimals allowed."""
+    if value.strip() in values.UNKNOWN_VALUES:
+        return []
+    number = r"[+-]?(?:\d+\.?\d*|\.\d+)"
+    form = rf"\s*(?:{number}|(?:NS|EW)\s*{number}(?:\s*(?:NS|EW)\s*{number})?)\s*"
+    if re.fullmatch(form, value, re.I) is None:
+        return [values.Problem(PBN110, {"name": name, "value": f'"{value}"'})]
+    if "+" in value:
+        return [values.Problem(PBN111, {"name": name, "value": f'"{value}"'})]
+    return []
+
+
+def _report(game: _Game, problems: list[values.Problem], tag: str) -> None:
+    for problem in problems:
+        game.problem(problem, tag)
+
+
+def _section_seat(game: _Game, name: str) -> Seat | None:
+    raw_tag = game.first[name]
+    seat, problems = values.decode_seat(raw_tag.value, name)
+    if problems or seat is None:
+        game.diagnostics.append(
+            PBN128.at(("offset", raw_tag.value_offset), name=name, value=f'"{raw_tag.value}"')
+        )
+    return seat
+
+
+def _decode_auction(game: _Game, dealer: Seat | None) -> Auction | None:
+    raw_tag = game.first.get("Auction")
+    if raw_tag is None:
+        return None
+    first = _section_seat(game, "Auction")
+    if first is None:
+        return None
+    if "Dealer" not in game.resolved:
+        game.diagnostics.append(
+            PBN124.at(("offset", raw_tag.offset), section="Auction", needed="Dealer")
+        )
+    data = decode_auction_data(raw_tag.data or [])
+    game.diagnostics.extend(data.diagnostics)
+    start = first.next(data.placeholders)
+    if dealer is not None and start != dealer:
+        game.diagnostics.append(
+            PBN123.at(
+                ("offset", raw_tag.value_offset),
+                first=first.letter,
+                count=data.placeholders,
+                dealer=dealer.letter,
+            )
+        )
+    game.source.auction = data
+    game.auction_data = data
+    return Auction(
+        start,
+        tuple(data.calls),
+        data.end,
+        tuple(sorted(data.annotations.items())),
+        (),
+        tuple(data.comments),
+    )
+
+
+def _decode_play(game: _Game) -> Play | None:
+    raw_tag = game.first.get("Play")
+    if raw_tag is None:
+        return None
+    first = _section_seat(game, "Play")
+    if first is None:
+        return None
+    missing = [name for name in ("Deal", "Contract", "Declarer") if name not in game.resolved]
+    if missing:
+        game.diagnostics.append(
+            PBN124.at(("offset", raw_tag.offset), section="Play", needed=" and ".join(missing))
+        )
+    data = decode_play_data(raw_tag.data or [])
+    game.diagnostics.extend(data.diagnostics)
+    if not data.slots:
+        game.diagnostics.append(PBN131.at(("offset", raw_tag.offset)))
+    game.source.play, game.source.play_first = data, first
+    tricks = _tricks_by_seat(data.slots, first)
+    seats = [first.next(step) for step in range(4)]
+    annotations = tuple(
+        sorted(
+            ((index // 4, seats[index % 4]), annotation)
+            for index, annotation in data.annotations.items()
+        )
+    )
+    game.play_data = data
+    return Play(first, tuple(tricks), data.end, annotations, (), tuple(data.comments))
+
+
+def _tricks_by_seat(slots: list[Slot], first: Seat) -> list[tuple[Slot, Slot, Slot, Slot]]:
+    """Cut column-ordered slots into tricks of four, re-indexed by seat (N, E, S, W)."""
+    padded = slots + [None] * (-len(slots) % 4)
+    # Column j holds seat first+j, so seat s is column (s - first) mod 4.
+    n, e, s, w = (
+        first.distance_to(seat) for seat in (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
+    )
+    return [
+        (padded[i + n], padded[i + e], padded[i + s], padded[i + w])
+        for i in range(0, len(padded), 4)
+    ]
+
+
+def _attach_notes(
+    game: _Game, auction: Auction | None, play: Play | None
+) -> tuple[list[Note], list[Note]]:
+    """Decode Note tags and record which section each belongs to.
+
+    A note belongs to the section it is written in (after Auction → auction, after Play →
+    play).  A note written in the other section, or before both, goes where it is referenced
+    (a real-world deviation, warned about).
+    """
+    section = "identification"
+    notes: dict[str, list[Note]] = {"auction": [], "play": []}
+    used_auction = game.auction_data.references if game.auction_data else {}
+    used_play = game.play_data.references if game.play_data else {}
+    for raw_tag in game.raw.tags:
+        if raw_tag.name == "Auction":
+            section = "auction"
+        elif raw_tag.name == "Play":
+            section = "play"
+        elif raw_tag.name in TABLE_TAGS:
+            section = "table"
+        if raw_tag.name != "Note":
+            continue
+        note, problems = decode_note(raw_tag.value)
+        for problem in problems:
+            game.diagnostics.append(
+                dataclasses.replace(problem, path=("offset", raw_tag.value_offset))
+            )
+        if note is None:
+            continue
+        note = dataclasses.replace(note, comments=tuple(raw_tag.comments))
+        target = section if section in ("auction", "play") else None
+        in_auction, in_play = note.index in used_auction, note.index in used_play
+        if target == "auction" and in_play and not in_auction:
+            target = "play"
+        elif target == "play" and in_auction and not in_play:
+            target = "auction"
+        elif target is None:
+            target = "play" if in_play and not in_auction else "auction"
+        if target != section and section in ("auction", "play"):
+            game.diagnostics.append(
+                PBN129.at(("offset", raw_tag.offset), index=note.index, found=section, used=target)
+            )
+        if target == "auction" and auction is None and play is not None:
+            target = "play"
+        notes[target].append(note)
+        game.source.notes.setdefault((target, note.index), raw_tag.offset)
+    for section_name, used, given in (
+        ("auction", used_auction, notes["auction"]),
+        ("play", used_play, notes["play"]),
+    ):
+        indices = {note.index for note in given}
+        for index, offset in used.items():
+            if index not in indices:
+                game.diagnostics.append(PBN121.at(("offset", offset), index=index))
+        for note in given:
+            if note.index not in used:
+                game.diagnostics.append(
+                    PBN122.at(("note", section_name, note.index), index=note.index)
+                )
+    return notes["auction"], notes["play"]
+
+
+def _decode_tables(game: _Game) -> tuple[Table, ...]:
+    tables = []
+    for raw_tag in game.raw.tags:
+        known = raw_tag.name in TABLE_TAGS
+        if game.first.get(raw_tag.name) is not raw_tag:
+            continue
+        if not known and raw_tag.data is None:
+            continue
+        if raw_tag.name in ("Auction", "Play"):
+            continue
+        header = game.resolved.get(raw_tag.name, raw_tag.value)
+        table, problems = decode_table(raw_tag.name, header, raw_tag.data or [], known)
+        game.source.tables[raw_tag.name] = raw_tag.offset
+        game.diagnostics.extend(problems)
+        if any(piece[0] == "comment" for piece in raw_tag.data or []):
+            game.diagnostics.append(PBN009.at(("offset", raw_tag.offset), name=raw_tag.name))
+        tables.append(dataclasses.replace(table, comments=tuple(raw_tag.comments) + table.comments))
+    return tuple(tables)
+
+
+def _check_tag_set(game: _Game, board: Board) -> None:
+    """Missing mandatory tags (BRD003) and, in ``% EXPORT`` files, export-format rules."""
+    version = game.context.version
+    mandatory = MANDATORY_TAGS_V1 if version is not None and version < (2, 0) else MANDATORY_TAGS
+    missing = [name for name in mandatory if name not in game.resolved]
+    if missing:
+        where = ("offset", game.raw.tags[0].offset)
+        game.diagnostics.append(BRD003.at(where, names=", ".join(missing)))
+    if game.context.export:
+        _check_export(game, board)
+
+
+def _check_export(game: _Game, board: Board) -> None:
+    text = game.raw.block.text
+    where = ("offset", game.raw.tags[0].offset)
+    if "\t" in text:
+        game.diagnostics.append(EXP001.at(("offset", text.index("\t")), detail="tab character"))
+    order = [tag.name for tag in board.tags if tag.name in MANDATORY_TAGS and not tag.inherited]
+    expected = [name for name in MANDATORY_TAGS if name in order]
+    if order != expected:
+        game.diagnostics.append(
+            EXP001.at(where, detail="mandatory tags are not in the export order")
+        )
+    deal = game.resolved.get("Deal", "")
+    if board.dealer is not None and deal[:1].upper() in "NESW" and deal[:1] != board.dealer.letter:
+        game.diagnostics.append(
+            EXP001.at(("tag_value", "Deal"), detail="Deal does not start with the dealer's hand")
+        )
+    vulnerable = game.resolved.get("Vulnerable")
+    if board.vulnerability is not None and vulnerable != board.vulnerability.value:
+        detail = f'Vulnerable "{vulnerable}" is not written as "{board.vulnerability.value}"'
+        game.diagnostics.append(EXP001.at(("tag_value", "Vulnerable"), detail=detail))

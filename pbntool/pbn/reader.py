@@ -1,0 +1,341 @@
+"""PBN syntax: split a stream into games and parse each game with the Lark grammar.
+
+The output of this module is a ``RawGame`` per game: tag pairs with their unescaped values,
+the section data after each tag, commentary attached to what precedes it, and PBN0xx
+diagnostics.  Meaning (what a Deal or a call is) is the decoder's job.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from lark import Lark, Token
+
+from pbntool.diagnostics import PBN001, PBN002, PBN003, PBN004, Diagnostic, Path
+from pbntool.grammars import grammar_text, load_parser
+from pbntool.model import Comment, CommentKind
+from pbntool.pbn.tags import KNOWN_TAGS, SECTION_TAGS
+
+__all__ = ["GameBlock", "Piece", "RawGame", "RawTag", "parse_block", "split_games"]
+
+MAX_BRACE_CHARS = 16 << 20
+"""A brace comment longer than this is taken to be unterminated (bounds memory)."""
+
+# A line end followed by one or more semi-empty lines: the end of a game (PBN §3.1).
+_SEPARATOR = re.compile(r"\n(?:[ \t\f\v]*\n)+")
+_LEADING_BLANK_LINES = re.compile(r"(?:[ \t\f\v]*\n)+")
+# What can hide a "{" from the brace scanner: strings, ";" comments, escape lines.
+_BRACE_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|;[^\n]*|\{[^}]*\}?|^%[^\n]*', re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class GameBlock:
+    """The text of one game (line ends normalised to ``\\n``) and where it starts in the file."""
+
+    text: str
+    first_line: int
+    unclosed_braces: tuple[int, ...] = ()
+    """Offsets in ``text`` of ``{`` that were never closed (read as stray characters)."""
+
+
+def split_games(chunks: Iterable[str]) -> Iterator[GameBlock]:
+    """Split text into games at semi-empty lines that are not inside a ``{ }`` comment.
+
+    ``chunks`` are pieces of the decoded text, each ending at a line end.  Splitting runs at
+    regex speed; only games that contain ``{`` are scanned for comments.  A ``{`` never closed
+    (before the end of the input, or within ``MAX_BRACE_CHARS``) is read as a stray character,
+    so one unclosed comment never swallows the games after it.
+    """
+    splitter = _Splitter()
+    for chunk in chunks:
+        yield from splitter.feed(chunk, final=False)
+    yield from splitter.feed("", final=True)
+
+
+@dataclass(slots=True)
+class _Splitter:
+    text: str = ""
+    line: int = 1
+    """File line number of ``text[0]``."""
+    base: int = 0
+    """File offset of ``text[0]`` (to remember stray braces across chunks)."""
+    stray_braces: set[int] = field(default_factory=set)
+
+    def feed(self, chunk: str, final: bool) -> Iterator[GameBlock]:
+        text = self.text + chunk if self.text else chunk
+        start = self._skip_blank_lines(text, 0)
+        while start < len(text):
+            end, resume = self._game_end(text, start, final)
+            if end < 0:
+                break
+            yield self._block(text, start, end)
+            self.line += text.count("\n", start, resume)
+            start = self._skip_blank_lines(text, resume)
+        self.base += start
+        self.text = text[start:]
+
+    def _skip_blank_lines(self, text: str, position: int) -> int:
+        match = _LEADING_BLANK_LINES.match(text, position)
+        if match is None:
+            return position
+        self.line += text.count("\n", position, match.end())
+        return match.end()
+
+    def _game_end(self, text: str, start: int, final: bool) -> tuple[int, int]:
+        """(end of the game, start of what follows), or (-1, -1) if more input is needed."""
+        position = start
+        while True:
+            separator = _SEPARATOR.search(text, position)
+            limit = separator.start() if separator else len(text)
+            brace = self._open_brace(text, position, limit)
+            if brace < 0:
+                if separator is not None:
+                    return separator.start(), separator.end()
+                return (len(text), len(text)) if final else (-1, -1)
+            close = text.find("}", brace)
+            if close >= 0:
+                position = close + 1
+                continue
+            if final or len(text) - brace > MAX_BRACE_CHARS:
+                self.stray_braces.add(self.base + brace)
+                position = start
+                continue
+            return -1, -1
+
+    def _open_brace(self, text: str, position: int, limit: int) -> int:
+        """Offset of a ``{`` between position and limit whose comment is not closed there."""
+        if text.find("{", position, limit) < 0:
+            return -1
+        while True:
+            match = _BRACE_SCAN.search(text, position, limit)
+            if match is None:
+                return -1
+            token = match.group()
+            if token[0] == "{":
+                if self.base + match.start() in self.stray_braces:
+                    position = match.start() + 1
+                    continue
+                if not token.endswith("}"):
+                    return match.start()
+            position = match.end()
+
+    def _block(self, text: str, start: int, end: int) -> GameBlock:
+        body = text[start:end].rstrip("\n")
+        strays = tuple(
+            offset - self.base - start
+            for offset in sorted(self.stray_braces)
+            if self.base + start <= offset < self.base + end
+        )
+        return GameBlock(body, self.line, strays)
+
+
+Piece = tuple[str, str, int, Comment | None]
+"""Section data as read: ``(kind, text, offset, comment)``, kind ``data``/``string``/``comment``."""
+
+
+class RawTag:
+    """A tag pair as parsed: name, unescaped value, offsets, and what follows it.
+
+    A plain slotted class: twenty of these are built per game, so construction cost counts.
+    """
+
+    __slots__ = ("comments", "data", "name", "offset", "value", "value_offset")
+
+    def __init__(self, name: str, value: str, offset: int, value_offset: int) -> None:
+        self.name = name
+        self.value = value
+        self.offset = offset
+        self.value_offset = value_offset
+        self.comments: list[Comment] = []
+        self.data: list[Piece] | None = None
+
+    def __repr__(self) -> str:
+        return f"RawTag({self.name!r}, {self.value!r}, {self.offset}, {self.value_offset})"
+
+
+@dataclass(slots=True)
+class RawGame:
+    """A game's tag pairs and commentary, before decoding."""
+
+    block: GameBlock
+    tags: list[RawTag]
+    commentary: list[Comment]
+    diagnostics: list[Diagnostic]
+    stray_offsets: list[int] = field(default_factory=list)
+
+
+@functools.cache
+def tag_pair_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The grammar's TAG_PAIR pattern, and the same pattern with the name and the string as
+    groups 1 and 2, composed from the grammar's own TAG_NAME, STRING and blank terminals."""
+    pair_parser = Lark(grammar_text("pbn"), parser="lalr", start="tag_pair")
+
+    def pattern(name: str) -> str:
+        return pair_parser.get_terminal(name).pattern.to_regexp()
+
+    blank = f"(?:{pattern('_BLANK')})?"
+    grouped = rf"\[{blank}({pattern('TAG_NAME')}){blank}({pattern('STRING')}){blank}\]"
+    return re.compile(pattern("TAG_PAIR")), re.compile(grouped)
+
+
+_UNESCAPE = re.compile(r'\\(["\\])')
+
+
+def unescape(raw: str) -> str:
+    """PBN string escapes: only ``\\"`` and ``\\\\``; other backslashes are kept as written."""
+    return _UNESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+
+
+@dataclass(slots=True)
+class _Builder:
+    """Walks the token stream of one game and attaches each piece to its anchor."""
+
+    block: GameBlock
+    tags: list[RawTag] = field(default_factory=list)
+    commentary: list[Comment] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    stray: list[str] = field(default_factory=list)
+    stray_start: int = -1
+
+    def comment(self, comment: Comment, offset: int) -> None:
+        self.flush_stray()
+        if not self.tags:
+            self.commentary.append(comment)
+            return
+        last = self.tags[-1]
+        if last.data is not None:
+            last.data.append(("comment", comment.text, offset, comment))
+        else:
+            last.comments.append(comment)
+
+    def tag_run(self, token: Token) -> None:
+        self.flush_stray()
+        base = token.start_pos or 0
+        tags = self.tags
+        for match in tag_pair_patterns()[1].finditer(token):
+            name, string = match.group(1, 2)
+            value = string[1:-1]
+            if "\\" in value:
+                value = unescape(value)
+            tags.append(RawTag(name, value, base + match.start(), base + match.start(2) + 1))
+
+    def data(self, kind: str, text: str, offset: int) -> None:
+        if self.tags and self.tags[-1].data is not None:
+            self.flush_stray()
+            self.tags[-1].data.append((kind, text, offset, None))
+        elif self.tags and _may_start_section(self.tags[-1]):
+            self.flush_stray()
+            self.tags[-1].data = [(kind, text, offset, None)]
+        else:
+            self.add_stray(text, offset)
+
+    def add_stray(self, text: str, offset: int) -> None:
+        if self.stray_start < 0:
+            self.stray_start = offset
+        self.stray.append(text)
+
+    def flush_stray(self) -> None:
+        if self.stray_start < 0:
+            return
+        text = " ".join(part.strip() for part in self.stray)
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        self.diagnostics.append(PBN004.at(("offset", self.stray_start), text=repr(shown)))
+        self.stray, self.stray_start = [], -1
+        comment = Comment(text, CommentKind.STRAY)
+        if not self.tags:
+            self.commentary.append(comment)
+        else:
+            self.tags[-1].comments.append(comment)
+
+    def bad_tag(self, token: Token) -> None:
+        """Report a malformed tag pair and recover its name and value when we can."""
+        self.flush_stray()
+        text = str(token)
+        offset = token.start_pos or 0
+        shown = repr(text if len(text) <= 40 else text[:37] + "...")
+        match = re.match(r'\[\s*([A-Za-z0-9_]*)\s*("?)(.*?)("?)\s*(\]?)$', text, re.S)
+        if match and match.group(1) and match.group(2) and not match.group(4):
+            self.diagnostics.append(PBN001.at(("offset", offset), text=shown))
+            value = match.group(3)
+            self.tags.append(
+                RawTag(match.group(1), unescape(value), offset, offset + match.start(3))
+            )
+            return
+        if match and match.group(1) and match.group(2) and match.group(4) and not match.group(5):
+            detail = "expected ] after the value"
+            self.diagnostics.append(PBN002.at(("offset", offset), text=shown, detail=detail))
+            value = match.group(3)
+            self.tags.append(
+                RawTag(match.group(1), unescape(value), offset, offset + match.start(3))
+            )
+            return
+        detail = _bad_tag_detail(text)
+        self.diagnostics.append(PBN002.at(("offset", offset), text=shown, detail=detail))
+        comment = Comment(text, CommentKind.STRAY)
+        if self.tags:
+            self.tags[-1].comments.append(comment)
+        else:
+            self.commentary.append(comment)
+
+
+def _may_start_section(tag: RawTag) -> bool:
+    """Data may follow section tags, tables, and tags we do not know (unknown sections)."""
+    return tag.name in SECTION_TAGS or tag.name not in KNOWN_TAGS
+
+
+def _bad_tag_detail(text: str) -> str:
+    inner = text[1:].strip().rstrip("]").strip()
+    if not inner:
+        return "expected a tag name and a quoted value"
+    name = re.match(r"[A-Za-z0-9_]*", inner)
+    if name is None or not name.group():
+        return "a tag name has only letters, digits and _"
+    if '"' not in inner:
+        return "expected a quoted value after the tag name"
+    return 'expected [Name "value"]'
+
+
+def parse_block(block: GameBlock) -> RawGame:
+    """Parse one game into tags, section data and commentary; never raises on bad input."""
+    tokens = load_parser("pbn").parse(block.text).children
+    builder = _Builder(block)
+    unclosed_offsets = _unclosed_offsets(block)
+    for token in tokens:
+        assert isinstance(token, Token)
+        kind = token.type
+        offset = token.start_pos or 0
+        if kind == "TAGS":
+            builder.tag_run(token)
+        elif kind == "DATA":
+            builder.data("data", str(token), offset)
+        elif kind == "STRING":
+            builder.data("string", str(token), offset)
+        elif kind == "BRACE_COMMENT":
+            builder.comment(Comment(str(token)[1:-1], CommentKind.BRACE), offset)
+        elif kind == "LINE_COMMENT":
+            builder.comment(Comment(str(token)[1:], CommentKind.LINE), offset)
+        elif kind == "ESCAPE_LINE":
+            builder.comment(Comment(str(token)[1:], CommentKind.ESCAPE), offset)
+        elif kind == "BAD_TAG":
+            builder.bad_tag(token)
+        elif offset in unclosed_offsets:
+            builder.diagnostics.append(PBN003.at(("offset", offset), where="the input"))
+            builder.add_stray(str(token), offset)
+        else:
+            builder.add_stray(str(token), offset)
+    builder.flush_stray()
+    return RawGame(block, builder.tags, builder.commentary, builder.diagnostics)
+
+
+def _unclosed_offsets(block: GameBlock) -> frozenset[int]:
+    return frozenset(block.unclosed_braces)
+
+
+def diagnostic_offset(path: Path | None) -> int | None:
+    """The text offset a reader-level diagnostic points at."""
+    if path and path[0] == "offset":
+        return int(path[1])
+    return None

@@ -1,0 +1,288 @@
+"""Decoders for the micro-syntax inside PBN tag values: Deal, seats, Vulnerable, Contract,
+Result, Score, Board, Date.
+
+Each decoder is pure and lenient: it returns the value it could read (or None) together with
+the problems it found, as ``Problem(code, arguments, index)`` where ``index`` is the character
+offset in the value the problem points at.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pbntool.diagnostics import (
+    HND001,
+    PBN101,
+    PBN102,
+    PBN103,
+    PBN104,
+    PBN105,
+    PBN106,
+    PBN107,
+    PBN108,
+    PBN109,
+    PBN110,
+    PBN111,
+    PBN112,
+    SCO002,
+    Code,
+)
+from pbntool.model import (
+    Card,
+    Contract,
+    Deal,
+    Doubling,
+    Hand,
+    Rank,
+    Score,
+    Seat,
+    Side,
+    Strain,
+    Suit,
+    Vulnerability,
+)
+
+__all__ = [
+    "Problem",
+    "decode_board_number",
+    "decode_contract",
+    "decode_date",
+    "decode_deal",
+    "decode_result",
+    "decode_score",
+    "decode_seat",
+    "decode_vulnerable",
+]
+
+UNKNOWN_VALUES = frozenset({"", "?"})
+"""``?`` is "unknown", ``""`` is "not applicable" (PBN §3.1): neither is an error."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A finding inside one tag value."""
+
+    code: Code
+    arguments: dict[str, object]
+    index: int = 0
+
+
+_PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_RANK_BY_LETTER = {rank.letter: rank for rank in Rank} | {
+    rank.letter.lower(): rank for rank in Rank if not rank.letter.isdigit()
+}
+_CARDS_BY_SUIT: tuple[dict[str, Card], ...] = tuple(
+    {letter: Card.of(suit, rank) for letter, rank in _RANK_BY_LETTER.items()} for suit in _PBN_SUITS
+)
+
+
+def decode_seat(value: str, name: str = "Dealer") -> tuple[Seat | None, list[Problem]]:
+    """A seat letter in either case; ``?`` and ``""`` mean unknown."""
+    text = value.strip()
+    if text in UNKNOWN_VALUES:
+        return None, []
+    try:
+        return Seat.from_letter(text), []
+    except ValueError:
+        code = PBN108 if name == "Declarer" else PBN103
+        return None, [Problem(code, {"value": _quote(value)})]
+
+
+_VULNERABILITY = {
+    "none": Vulnerability.NONE,
+    "love": Vulnerability.NONE,
+    "-": Vulnerability.NONE,
+    "ns": Vulnerability.NS,
+    "ew": Vulnerability.EW,
+    "all": Vulnerability.ALL,
+    "both": Vulnerability.ALL,
+}
+
+
+def decode_vulnerable(value: str) -> tuple[Vulnerability | None, list[Problem]]:
+    """None/Love/-, NS, EW, All/Both in any case."""
+    text = value.strip()
+    if text in UNKNOWN_VALUES:
+        return None, []
+    found = _VULNERABILITY.get(text.lower())
+    if found is None:
+        return None, [Problem(PBN104, {"value": _quote(value)})]
+    return found, []
+
+
+def decode_board_number(value: str) -> tuple[int | None, list[Problem]]:
+    """A positive integer; other labels (``4-1``) are kept as text with a warning."""
+    text = value.strip()
+    if text in UNKNOWN_VALUES:
+        return None, []
+    if text.isdigit() and text.isascii() and int(text) > 0:
+        return int(text), []
+    return None, [Problem(PBN105, {"value": _quote(value)})]
+
+
+_DATE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
+
+
+def decode_date(name: str, value: str) -> list[Problem]:
+    """``YYYY.MM.DD`` with ``?`` for unknown digits."""
+    if value in UNKNOWN_VALUES or _DATE.fullmatch(value):
+        return []
+    return [Problem(PBN112, {"name": name, "value": _quote(value)})]
+
+
+def decode_deal(value: str) -> tuple[Deal | None, list[Problem], dict[Seat, int]]:
+    """``<first>:<hand> <hand> <hand> <hand>``; returns the deal, problems and each hand's
+    offset in the value (for pointing at a hand)."""
+    text = value.strip()
+    if text in UNKNOWN_VALUES:
+        return None, [], {}
+    lead = len(value) - len(value.lstrip())
+    if len(text) < 2 or text[1] != ":" or text[0].upper() not in "NESW":
+        detail = "expected the first seat (N, E, S or W) and a colon"
+        return None, [Problem(PBN101, {"value": _quote(value), "detail": detail}, lead)], {}
+    first = Seat.from_letter(text[0])
+    problems: list[Problem] = []
+    body = text[2:]
+    hands: list[Hand | None] = [None, None, None, None]
+    offsets: dict[Seat, int] = {}
+    parts = [(m.group(), m.start()) for m in re.finditer(r"\S+", body)]
+    if "  " in body.strip() or body[:1].isspace():
+        detail = "hands must be separated by exactly one space"
+        problems.append(Problem(PBN101, {"value": _quote(value), "detail": detail}, lead + 2))
+    if len(parts) != 4:
+        detail = f"expected 4 hands, found {len(parts)}"
+        problems.append(Problem(PBN101, {"value": _quote(value), "detail": detail}, lead + 2))
+        if len(parts) > 4 or not parts:
+            return None, problems, {}
+    for step, (hand_text, start) in enumerate(parts):
+        seat = first.next(step)
+        index = lead + 2 + start
+        offsets[seat] = index
+        hand, hand_problems = _decode_hand(hand_text, seat, index, value)
+        hands[seat] = hand
+        problems.extend(hand_problems)
+    if all(hand is None for hand in hands):
+        return None, problems, offsets
+    deal = Deal((hands[0], hands[1], hands[2], hands[3]))
+    return deal, problems, offsets
+
+
+def _decode_hand(
+    text: str, seat: Seat, index: int, value: str
+) -> tuple[Hand | None, list[Problem]]:
+    if text == "-":
+        return None, []
+    holdings = text.split(".")
+    if len(holdings) != 4:
+        detail = (
+            f"{seat.name_title} hand {text!r} has {len(holdings)} suits; "
+            "expected 4 separated by dots"
+        )
+        return None, [Problem(PBN101, {"value": _quote(value), "detail": detail}, index)]
+    problems: list[Problem] = []
+    cards: list[Card] = []
+    letters_warned = False
+    for position, (ranks, lookup) in enumerate(zip(holdings, _CARDS_BY_SUIT, strict=True)):
+        if ranks and ranks[0].upper() == "SHDC"[position] and not ranks[0].isdigit():
+            if not letters_warned:
+                problems.append(Problem(PBN102, {"hand": repr(text)}, index))
+                letters_warned = True
+            ranks = ranks[1:]
+        ranks = ranks.replace("10", "T")
+        for letter in ranks:
+            card = lookup.get(letter)
+            if card is None:
+                detail = (
+                    f"{letter!r} is not a rank in {seat.name_title}'s hand; ranks are AKQJT98765432"
+                )
+                problems.append(Problem(PBN101, {"value": _quote(value), "detail": detail}, index))
+                continue
+            cards.append(card)
+    hand = Hand(frozenset(cards))
+    if len(hand.cards) != len(cards):
+        seen: set[Card] = set()
+        for card in cards:
+            if card in seen:
+                problems.append(Problem(HND001, {"card": str(card)}, index))
+            seen.add(card)
+    return hand, problems
+
+
+_CONTRACT = re.compile(r"(?i)\s*(?:(pass)|([1-7])?\s*(nt|n|s|h|d|c)\s*(xx|x)?)\s*")
+
+
+def decode_contract(value: str) -> tuple[Contract | None, list[Problem]]:
+    """``Pass`` or ``<level><strain>[X|XX]``; a bare strain is an end-position contract."""
+    if value.strip() in UNKNOWN_VALUES:
+        return None, []
+    match = _CONTRACT.fullmatch(value)
+    if match is None:
+        return None, [Problem(PBN106, {"value": _quote(value)})]
+    if match.group(1):
+        return Contract.PASSED_OUT, []
+    problems = []
+    if match.group(3).upper() == "N":
+        problems.append(Problem(PBN107, {"text": f"Contract {_quote(value)}"}))
+    level = int(match.group(2)) if match.group(2) else None
+    doubling = Doubling(len(match.group(4) or ""))
+    return Contract(level, Strain.from_text(match.group(3)), doubling), problems
+
+
+_RESULT = re.compile(r"\s*(\^)?\s*(?:(\d+)|(NS|EW)\s*(\d+)(?:\s*(NS|EW)\s*(\d+))?)\s*", re.I)
+
+
+def decode_result(value: str, declarer: Seat | None) -> tuple[int | None, bool, list[Problem]]:
+    """Tricks taken by declarer (``r``, ``NS r``, ``EW r``, both, or ``^r``).
+
+    Returns (tricks, irregular, problems); tricks is None when unknown or when a side form
+    cannot be turned into declarer's tricks because the declarer is unknown.
+    """
+    if value.strip() in UNKNOWN_VALUES:
+        return None, False, []
+    match = _RESULT.fullmatch(value)
+    if match is None:
+        return None, False, [Problem(PBN109, {"value": _quote(value)})]
+    irregular = bool(match.group(1))
+    if match.group(2) is not None:
+        return int(match.group(2)), irregular, []
+    sides = {match.group(3).upper(): int(match.group(4))}
+    if match.group(5):
+        sides[match.group(5).upper()] = int(match.group(6))
+    if declarer is None:
+        return None, irregular, []
+    own, other = declarer.side.letters, declarer.side.other.letters
+    if own in sides:
+        return sides[own], irregular, []
+    return 13 - sides[other], irregular, []
+
+
+_SIDE_SCORE = re.compile(
+    r"\s*(?:([+-]?\d+)|(NS|EW)\s*([+-]?\d+)(?:\s*(NS|EW)\s*([+-]?\d+))?)\s*", re.I
+)
+
+
+def decode_score(name: str, value: str) -> tuple[Score | None, list[Problem]]:
+    """A side-score: ``v`` (declarer's view), ``NS v``, ``EW v`` or both sides."""
+    if value.strip() in UNKNOWN_VALUES:
+        return None, []
+    match = _SIDE_SCORE.fullmatch(value)
+    if match is None:
+        return None, [Problem(PBN110, {"name": name, "value": _quote(value)})]
+    problems = []
+    if "+" in value:
+        problems.append(Problem(PBN111, {"name": name, "value": _quote(value)}))
+    if match.group(1) is not None:
+        return Score(int(match.group(1))), problems
+    side = Side.NS if match.group(2).upper() == "NS" else Side.EW
+    points = int(match.group(3))
+    if match.group(4) is not None:
+        other = int(match.group(5))
+        if match.group(4).upper() == match.group(2).upper() or other != -points:
+            problems.append(Problem(SCO002, {"name": name, "value": _quote(value)}))
+    return Score(points, side), problems
+
+
+def _quote(value: str) -> str:
+    shown = value if len(value) <= 60 else value[:57] + "..."
+    return '"' + shown + '"'

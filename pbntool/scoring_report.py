@@ -1,0 +1,130 @@
+"""One line per board for ``pbntool score``: the computed duplicate score beside the stated one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbntool.model import Board, Contract, Score, Seat, Side
+from pbntool.records import Record
+from pbntool.rules import auction_outcome, sequence_play
+from pbntool.scoring import score_ns
+
+__all__ = ["ScoreLine", "score_board", "score_record", "stated_score_ns"]
+
+_COLUMNS = (
+    ("file", 0),
+    ("board", 5),
+    ("declarer", 8),
+    ("contract", 8),
+    ("result", 6),
+    ("vulnerable", 10),
+    ("score_ns", 8),
+    ("stated_score_ns", 15),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """A board's contract, result and NS-view scores (computed and as stated)."""
+
+    file: str
+    board: int | None
+    declarer: str | None
+    contract: str | None
+    result: int | None
+    vulnerable: str | None
+    score_ns: int | None
+    stated_score_ns: int | None
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form (keys in column order)."""
+        return {name: getattr(self, name) for name, _ in _COLUMNS}
+
+    @staticmethod
+    def header() -> str:
+        """Column titles for the text table."""
+        return (
+            " ".join(name.rjust(width) if width else name for name, width in _COLUMNS[1:])
+            + "  file"
+        )
+
+    def text(self) -> str:
+        """One aligned row; ``-`` for what is unknown."""
+        cells = []
+        for name, width in _COLUMNS[1:]:
+            value = getattr(self, name)
+            cells.append(("-" if value is None else str(value)).rjust(width))
+        return " ".join(cells) + "  " + self.file
+
+
+def stated_score_ns(board: Board, declarer: Seat | None) -> int | None:
+    """The stated ``Score`` from North-South's point of view (None if it cannot be known)."""
+    stated: Score | None = board.score
+    if stated is None:
+        return None
+    side = stated.side
+    if side is None:
+        if declarer is None:
+            return 0 if stated.points == 0 else None
+        side = declarer.side
+    return stated.points if side is Side.NS else -stated.points
+
+
+def score_board(board: Board, file: str) -> ScoreLine:
+    """Contract and declarer as stated (else from the auction), result as stated (else from
+    a complete play), and the duplicate score they give."""
+    outcome = auction_outcome(board.auction) if board.auction is not None else None
+    contract: Contract | None = board.contract
+    declarer = board.declarer
+    if outcome is not None and outcome.complete:
+        contract = contract or outcome.contract
+        declarer = declarer or outcome.declarer
+    tricks = board.result.tricks if board.result is not None else None
+    if tricks is None and contract is not None:
+        tricks = declarer_tricks_from_play(board, contract, declarer)
+    computed = _computed(board, contract, declarer, tricks)
+    vulnerable = board.vulnerability.value if board.vulnerability is not None else None
+    return ScoreLine(
+        file=file,
+        board=board.number,
+        declarer=declarer.letter if declarer is not None else None,
+        contract=str(contract) if contract is not None else None,
+        result=tricks,
+        vulnerable=vulnerable,
+        score_ns=computed,
+        stated_score_ns=stated_score_ns(board, declarer),
+    )
+
+
+def _computed(
+    board: Board, contract: Contract | None, declarer: Seat | None, tricks: int | None
+) -> int | None:
+    if contract is None:
+        return None
+    if contract.is_passed_out:
+        return 0
+    if declarer is None or tricks is None or board.vulnerability is None or not contract.level:
+        return None
+    if not 0 <= tricks <= 13:
+        return None
+    return score_ns(contract, declarer, board.vulnerability, tricks)
+
+
+def declarer_tricks_from_play(
+    board: Board, contract: Contract, declarer: Seat | None
+) -> int | None:
+    """Tricks won by declarer's side in a complete 13-trick play record, else None."""
+    if board.play is None or declarer is None or contract.strain is None:
+        return None
+    tricks = sequence_play(board.play, contract.strain.trump)
+    winners = [trick.winner for trick in tricks]
+    if len(winners) != 13 or any(winner is None for winner in winners):
+        return None
+    return sum(1 for winner in winners if winner is not None and winner.side == declarer.side)
+
+
+def score_record(record: Record) -> ScoreLine | None:
+    """The score line of a record that holds a board."""
+    if record.board is None:
+        return None
+    return score_board(record.board, record.file)

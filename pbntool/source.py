@@ -1,0 +1,159 @@
+"""Bytes to text: encoding detection and streaming line reading with bounded memory.
+
+PBN is Latin-1 by the standard, but real files are UTF-8, UTF-8 with a BOM, UTF-16, or
+Windows-1252.  We read in chunks: a chunk that is valid UTF-8 is decoded as such, otherwise
+it is decoded line by line, each line as UTF-8 when it can be and Windows-1252 (then
+Latin-1 for the five bytes Windows-1252 leaves undefined) when not.  Decoding never fails.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+__all__ = ["DecodedText", "EncodingEvent", "decode_bytes_line"]
+
+CHUNK_SIZE = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class EncodingEvent:
+    """A fact about the encoding worth reporting: which one, and from which line."""
+
+    encoding: str
+    line: int
+    from_bom: bool
+
+
+def decode_bytes_line(raw: bytes) -> tuple[str, bool]:
+    """Decode one line: UTF-8 if valid, else Windows-1252/Latin-1.  Returns (text, fell_back)."""
+    try:
+        return raw.decode("utf-8"), False
+    except UnicodeDecodeError:
+        try:
+            return raw.decode("cp1252"), True
+        except UnicodeDecodeError:
+            return raw.decode("latin-1"), True
+
+
+def _normalise_newlines(text: str) -> str:
+    if "\r" in text:
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+@dataclass
+class DecodedText:
+    """Iterate over a byte stream as decoded text chunks with line ends normalised to ``\\n``.
+
+    Every chunk but the last ends with a newline, so no line is split between chunks.  After
+    (or during) iteration, ``events`` lists encoding facts (BOM, UTF-16, fallback to
+    Windows-1252) and ``lf_only`` tells whether any line ended in a bare LF (for the export
+    format's CRLF rule).
+    """
+
+    stream: BinaryIO
+    events: list[EncodingEvent] = field(default_factory=list)
+    lf_only: bool = False
+    line_count: int = 0
+
+    def __iter__(self) -> Iterator[str]:
+        head = self.stream.read(4)
+        encoding = _sniff_utf16(head)
+        if encoding is not None:
+            yield from self._iter_utf16(head, encoding)
+            return
+        if head.startswith(codecs.BOM_UTF8):
+            self.events.append(EncodingEvent("UTF-8 with BOM", 1, True))
+            head = head[3:]
+        yield from self._iter_bytes(head)
+
+    def _iter_bytes(self, pending: bytes) -> Iterator[str]:
+        fell_back = False
+        while True:
+            chunk = self.stream.read(CHUNK_SIZE)
+            data = pending + chunk
+            if not chunk:
+                pending = b""
+            else:
+                cut = data.rfind(b"\n")
+                if cut < 0:
+                    cut = data.rfind(b"\r")
+                if cut < 0:
+                    pending = data
+                    continue
+                data, pending = data[: cut + 1], data[cut + 1 :]
+            if data:
+                if not self.lf_only and data.count(b"\n") != data.count(b"\r\n"):
+                    self.lf_only = True
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    text = self._decode_mixed(data, fell_back)
+                    fell_back = True
+                yield from self._split(text)
+            if not chunk:
+                return
+
+    def _decode_mixed(self, data: bytes, reported: bool) -> str:
+        """Decode a chunk that is not valid UTF-8 line by line, noting the first fallback."""
+        out = []
+        for number, raw in enumerate(data.split(b"\n")):
+            text, fallback = decode_bytes_line(raw)
+            if fallback and not reported:
+                encoding = "Windows-1252" if _is_cp1252(raw) else "Latin-1"
+                self.events.append(EncodingEvent(encoding, self.line_count + number + 1, False))
+                reported = True
+            out.append(text)
+        return "\n".join(out)
+
+    def _iter_utf16(self, head: bytes, encoding: str) -> Iterator[str]:
+        bom = head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+        label = "UTF-16 LE" if encoding.endswith("le") else "UTF-16 BE"
+        self.events.append(EncodingEvent(label, 1, bom))
+        decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        pending = decoder.decode(head[2:] if bom else head)
+        while True:
+            chunk = self.stream.read(CHUNK_SIZE)
+            text = pending + decoder.decode(chunk, final=not chunk)
+            pending = ""
+            if chunk:
+                cut = text.rfind("\n")
+                if cut < 0:
+                    pending = text
+                    continue
+                text, pending = text[: cut + 1], text[cut + 1 :]
+            if text:
+                if not self.lf_only and text.count("\n") != text.count("\r\n"):
+                    self.lf_only = True
+                yield from self._split(text)
+            if not chunk:
+                return
+
+    def _split(self, text: str) -> Iterator[str]:
+        text = _normalise_newlines(text)
+        self.line_count += text.count("\n")
+        yield text
+
+
+def _is_cp1252(raw: bytes) -> bool:
+    try:
+        raw.decode("cp1252")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _sniff_utf16(head: bytes) -> str | None:
+    """UTF-16 by BOM, or by the NUL pattern of ASCII text in UTF-16 without one."""
+    if head.startswith(codecs.BOM_UTF16_LE):
+        return "utf-16-le"
+    if head.startswith(codecs.BOM_UTF16_BE):
+        return "utf-16-be"
+    if len(head) == 4 and head[1] == 0 and head[3] == 0 and head[0] and head[2]:
+        return "utf-16-le"
+    if len(head) == 4 and head[0] == 0 and head[2] == 0 and head[1] and head[3]:
+        return "utf-16-be"
+    return None

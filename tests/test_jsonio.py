@@ -1,0 +1,277 @@
+"""Boards as JSON objects and JSON Lines."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from pbntool.jsonio import board_to_dict, dumps_line, iter_json_lines
+from pbntool.model import (
+    Action,
+    Auction,
+    Bid,
+    Board,
+    Card,
+    Comment,
+    CommentKind,
+    Contract,
+    Deal,
+    Doubling,
+    Hand,
+    Note,
+    Play,
+    Result,
+    Score,
+    Seat,
+    SectionEnd,
+    Side,
+    Slot,
+    Strain,
+    Tag,
+    Token,
+    Vulnerability,
+)
+
+PASS, DOUBLE = Action.PASS, Action.DOUBLE
+
+
+def hand(text: str) -> Hand:
+    return Hand.parse_suits(*text.split("."))
+
+
+def bid(text: str) -> Bid:
+    return Bid.of(int(text[0]), Strain.from_text(text[1:]))
+
+
+def trick(first: Seat, *cards: str | None) -> tuple[Slot, Slot, Slot, Slot]:
+    """A trick given in column order from ``first`` (None = ``-``), stored by seat."""
+    slots: list[Slot] = [None] * 4
+    for step, text in enumerate(cards):
+        slots[first.next(step)] = None if text is None else Card.parse(text)
+    return (slots[0], slots[1], slots[2], slots[3])
+
+
+DEAL_18 = Deal(
+    (
+        hand("QT6.QT7.KQ753.T5"),
+        hand("2.A932.J864.QJ96"),
+        hand("AJ98743.5.AT9.AK"),
+        hand("K5.KJ864.2.87432"),
+    )
+)
+
+
+def section_18_1_board() -> Board:
+    """PBN 2.1 summary §18.1 (identification tags shortened)."""
+    return Board(
+        tags=(
+            Tag("Event", "Spring Club Pairs"),
+            Tag("Board", "7"),
+            Tag("Event", "Autumn", duplicate=True),
+            Tag("Auction", "S"),
+            Tag("Note", "1:limit raise or better in spades"),
+            Tag("Play", "W"),
+        ),
+        number=7,
+        dealer=Seat.SOUTH,
+        vulnerability=Vulnerability.ALL,
+        deal=DEAL_18,
+        auction=Auction(
+            Seat.SOUTH,
+            (bid("1S"), bid("2H"), bid("3H"), bid("4H"), bid("4S"), PASS, PASS, DOUBLE)
+            + (PASS,) * 3,
+            notes=(Note(1, "limit raise or better in spades"),),
+        ),
+        play=Play(
+            Seat.WEST,
+            (
+                trick(Seat.WEST, "D2", "D3", "DJ", "DA"),
+                trick(Seat.WEST, "S5", "S6", "S2", "SA"),
+                trick(Seat.WEST, "SK", "SQ", "H2", "S3"),
+            ),
+            end=SectionEnd.STOP,
+        ),
+        contract=Contract(4, Strain.SPADES, Doubling.DOUBLED),
+        declarer=Seat.SOUTH,
+        result=Result(11),
+        score=Score(990, Side.NS),
+        commentary=(Comment(" PBN 2.1", CommentKind.ESCAPE), Comment("a fine board")),
+    )
+
+
+def test_section_18_1_board_as_a_json_object() -> None:
+    assert board_to_dict(section_18_1_board(), file="club.pbn") == {
+        "file": "club.pbn",
+        "board": 7,
+        "dealer": "S",
+        "vulnerable": "All",
+        "deal": "S:AJ98743.5.AT9.AK K5.KJ864.2.87432 QT6.QT7.KQ753.T5 2.A932.J864.QJ96",
+        "auction": ["1S", "2H", "3H", "4H", "4S", "Pass", "Pass", "X", "Pass", "Pass", "Pass"],
+        "declarer": "S",
+        "contract": "4SX",
+        "result": 11,
+        "play": ["D2", "D3", "DJ", "DA", "SA", "S5", "S6", "S2", "S3", "SK", "SQ", "H2"],
+        "play_order_complete": True,
+        "tricks": [
+            {"N": "D3", "E": "DJ", "S": "DA", "W": "D2"},
+            {"N": "S6", "E": "S2", "S": "SA", "W": "S5"},
+            {"N": "SQ", "E": "H2", "S": "S3", "W": "SK"},
+        ],
+        "claimed": True,
+        "score": {"points": 990, "side": "NS"},
+        "notes": {"auction": [{"index": 1, "text": "limit raise or better in spades"}], "play": []},
+        "commentary": ["a fine board"],
+        "tags": {"Event": "Spring Club Pairs", "Board": "7", "Auction": "S", "Play": "W"},
+    }
+
+
+def test_an_empty_board_has_every_key_with_nothing_known() -> None:
+    assert board_to_dict(Board()) == {
+        "file": None,
+        "board": None,
+        "dealer": None,
+        "vulnerable": None,
+        "deal": None,
+        "auction": None,
+        "declarer": None,
+        "contract": None,
+        "result": None,
+        "play": None,
+        "play_order_complete": None,
+        "tricks": None,
+        "claimed": False,
+        "score": None,
+        "notes": {"auction": [], "play": []},
+        "commentary": [],
+        "tags": {},
+    }
+
+
+# --- play order ------------------------------------------------------------------------------
+
+# West leads the SK and East ruffs: with hearts as trumps East leads trick 2, otherwise West.
+RUFFED_PLAY = Play(
+    Seat.WEST,
+    (trick(Seat.WEST, "SK", "S2", "H2", "S3"), trick(Seat.WEST, "C2", "C3", "CA", "C4")),
+)
+
+
+def test_trump_comes_from_the_auction_when_no_contract_is_stated() -> None:
+    auction = Auction(Seat.NORTH, (bid("1H"), PASS, PASS, PASS))
+    result = board_to_dict(Board(dealer=Seat.NORTH, auction=auction, play=RUFFED_PLAY))
+    assert result["play"] == ["SK", "S2", "H2", "S3", "CA", "C4", "C2", "C3"]
+    assert result["play_order_complete"] is True
+
+
+def test_the_stated_contract_decides_the_trump_suit() -> None:
+    board = Board(contract=Contract(3, Strain.NOTRUMP), play=RUFFED_PLAY)
+    assert board_to_dict(board)["play"] == ["SK", "S2", "H2", "S3", "C2", "C3", "CA", "C4"]
+
+
+def test_without_a_known_trump_suit_later_tricks_follow_the_columns() -> None:
+    result = board_to_dict(Board(play=RUFFED_PLAY))
+    assert result["play"] == ["SK", "S2", "H2", "S3", "C2", "C3", "CA", "C4"]
+    assert result["play_order_complete"] is False
+
+
+def test_an_unknown_card_stops_the_played_order() -> None:
+    play = Play(
+        Seat.WEST,
+        (
+            trick(Seat.WEST, "SK", None, "H2", "S3"),
+            trick(Seat.WEST, "C2", "C3", "CA", "C4"),
+        ),
+    )
+    result = board_to_dict(Board(contract=Contract(4, Strain.HEARTS), play=play))
+    assert result["play"] == ["SK", "H2", "S3", "C2", "C3", "CA", "C4"]
+    assert result["play_order_complete"] is False
+    assert result["tricks"] == [
+        {"N": None, "E": "H2", "S": "S3", "W": "SK"},
+        {"N": "C3", "E": "CA", "S": "C4", "W": "C2"},
+    ]
+
+
+def test_claimed_means_a_stop_marker_before_thirteen_tricks() -> None:
+    thirteen = tuple(trick(Seat.WEST, "SA", "S2", "S3", "S4") for _ in range(13))
+    stopped = Play(Seat.WEST, thirteen[:3], end=SectionEnd.STOP)
+    assert board_to_dict(Board(play=stopped))["claimed"] is True
+    assert board_to_dict(Board(play=Play(Seat.WEST, thirteen[:3])))["claimed"] is False
+    complete = Play(Seat.WEST, thirteen, end=SectionEnd.STOP)
+    assert board_to_dict(Board(play=complete))["claimed"] is False
+
+
+# --- values ----------------------------------------------------------------------------------
+
+
+def test_passed_out_board() -> None:
+    board = Board(
+        dealer=Seat.EAST,
+        auction=Auction(Seat.EAST, (PASS,) * 4),
+        contract=Contract.PASSED_OUT,
+    )
+    result = board_to_dict(board)
+    assert result["auction"] == ["Pass"] * 4
+    assert (result["contract"], result["declarer"], result["result"]) == ("Pass", None, None)
+
+
+def test_tokens_are_written_as_their_text() -> None:
+    auction = Auction(Seat.WEST, (bid("1S"), Token("^S"), bid("2S"), Token("+")))
+    slots: tuple[Slot, Slot, Slot, Slot] = (Token("+"), None, None, Card.parse("SA"))
+    result = board_to_dict(Board(auction=auction, play=Play(Seat.NORTH, (slots,))))
+    assert result["auction"] == ["1S", "^S", "2S", "+"]
+    assert result["tricks"] == [{"N": "+", "E": None, "S": None, "W": "SA"}]
+    assert result["play"] == ["SA"]
+
+
+def test_deal_starts_with_the_dealer_or_north_and_shows_unknown_hands() -> None:
+    deal = Deal((hand("AKQJT98765432..."), None, None, None))
+    assert board_to_dict(Board(deal=deal))["deal"] == "N:AKQJT98765432... - - -"
+    with_dealer = board_to_dict(Board(deal=deal, dealer=Seat.WEST))
+    assert with_dealer["deal"] == "W:- AKQJT98765432... - -"
+
+
+def test_a_score_for_declarer_has_no_side() -> None:
+    assert board_to_dict(Board(score=Score(-100)))["score"] == {"points": -100, "side": None}
+
+
+def test_tags_keep_source_order_and_skip_notes_and_duplicates() -> None:
+    board = Board(
+        tags=(
+            Tag("Site", "Utrecht"),
+            Tag("Note", "1:x"),
+            Tag("Event", "Club", inherited=True),
+            Tag("Site", "Bussum", duplicate=True),
+        )
+    )
+    result = board_to_dict(board)["tags"]
+    assert result == {"Site": "Utrecht", "Event": "Club"}
+    assert isinstance(result, dict)
+    assert list(result) == ["Site", "Event"]
+
+
+# --- JSON text -------------------------------------------------------------------------------
+
+
+def test_dumps_line_is_one_compact_line_that_keeps_non_ascii_text() -> None:
+    board = Board(tags=(Tag("Event", "Coupe d'été"),), commentary=(Comment("♠ good"),))
+    line = dumps_line(board, file="a.pbn")
+    assert "\n" not in line
+    assert ", " not in line
+    assert '"Event":"Coupe d\'été"' in line
+    assert json.loads(line) == board_to_dict(board, file="a.pbn")
+
+
+def test_iter_json_lines_yields_one_terminated_line_per_board_lazily() -> None:
+    produced: list[int] = []
+
+    def boards() -> Iterator[Board]:
+        for number in (1, 2):
+            produced.append(number)
+            yield Board(number=number)
+
+    lines = iter_json_lines(boards(), file="x.pbn")
+    first = next(lines)
+    assert produced == [1]
+    assert first.endswith("}\n")
+    assert json.loads(first)["board"] == 1
+    assert [json.loads(line)["file"] for line in lines] == ["x.pbn"]

@@ -1,0 +1,231 @@
+"""The plain-text board diagram."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from pbntool import show
+from pbntool.model import (
+    Action,
+    Annotation,
+    Auction,
+    Bid,
+    Board,
+    Card,
+    Contract,
+    Deal,
+    Doubling,
+    Hand,
+    Note,
+    Play,
+    Result,
+    Score,
+    Seat,
+    SectionEnd,
+    Side,
+    Slot,
+    Strain,
+    Tag,
+    Vulnerability,
+)
+from pbntool.show import render_board
+
+PASS, DOUBLE = Action.PASS, Action.DOUBLE
+
+
+def hand(text: str) -> Hand:
+    return Hand.parse_suits(*text.split("."))
+
+
+def bid(text: str) -> Bid:
+    return Bid.of(int(text[0]), Strain.from_text(text[1:]))
+
+
+def trick(first: Seat, *cards: str | None) -> tuple[Slot, Slot, Slot, Slot]:
+    """A trick given in column order from ``first`` (None = ``-``), stored by seat."""
+    slots: list[Slot] = [None] * 4
+    for step, text in enumerate(cards):
+        slots[first.next(step)] = None if text is None else Card.parse(text)
+    return (slots[0], slots[1], slots[2], slots[3])
+
+
+def section_18_1_board() -> Board:
+    """PBN 2.1 summary §18.1."""
+    players = (("West", "Jansen, P."), ("North", "de Vries, A."), ("East", "Bakker, M."))
+    return Board(
+        tags=(
+            Tag("Event", "Spring Club Pairs"),
+            *(Tag(seat, name) for seat, name in players),
+            Tag("South", "Visser, L."),
+        ),
+        number=7,
+        dealer=Seat.SOUTH,
+        vulnerability=Vulnerability.ALL,
+        deal=Deal(
+            (
+                hand("QT6.QT7.KQ753.T5"),
+                hand("2.A932.J864.QJ96"),
+                hand("AJ98743.5.AT9.AK"),
+                hand("K5.KJ864.2.87432"),
+            )
+        ),
+        auction=Auction(
+            Seat.SOUTH,
+            (bid("1S"), bid("2H"), bid("3H"), bid("4H"), bid("4S"), PASS, PASS, DOUBLE)
+            + (PASS,) * 3,
+            annotations=((2, Annotation(note=1)),),
+            notes=(Note(1, "limit raise or better in \\Ss"),),
+        ),
+        play=Play(
+            Seat.WEST,
+            (
+                trick(Seat.WEST, "D2", "D3", "DJ", "DA"),
+                trick(Seat.WEST, "S5", "S6", "S2", "SA"),
+                trick(Seat.WEST, "SK", "SQ", "H2", "S3"),
+            ),
+            end=SectionEnd.STOP,
+        ),
+        contract=Contract(4, Strain.SPADES, Doubling.DOUBLED),
+        declarer=Seat.SOUTH,
+        result=Result(11),
+        score=Score(990, Side.NS),
+    )
+
+
+SECTION_18_1_DIAGRAM = """\
+Board 7   Dealer S   Vul All   Spring Club Pairs   (club.pbn)
+
+                   North: de Vries, A.
+                   ♠ Q 10 6
+                   ♥ Q 10 7
+                   ♦ K Q 7 5 3
+                   ♣ 10 5
+West: Jansen, P.                         East: Bakker, M.
+♠ K 5                  N                 ♠ 2
+♥ K J 8 6 4          W   E               ♥ A 9 3 2
+♦ 2                    S                 ♦ J 8 6 4
+♣ 8 7 4 3 2                              ♣ Q J 9 6
+                   South: Visser, L.
+                   ♠ A J 9 8 7 4 3
+                   ♥ 5
+                   ♦ A 10 9
+                   ♣ A K
+
+West   North  East   South
+                     1♠
+2♥     3♥(1)  4♥     4♠
+Pass   Pass   X      Pass
+Pass   Pass
+
+4♠X by S, made 11 (+990 NS)
+
+Play (* wins the trick):
+ 1. W ♦2   N ♦3   E ♦J   S ♦A*
+ 2. S ♠A*  W ♠5   N ♠6   E ♠2
+ 3. S ♠3   W ♠K*  N ♠Q   E ♥2
+Play ends after 3 tricks (claim)
+
+Auction notes:
+  (1) limit raise or better in ♠s
+"""
+
+
+def test_section_18_1_board_reads_like_a_newspaper_column() -> None:
+    assert render_board(section_18_1_board(), file="club.pbn") == SECTION_18_1_DIAGRAM
+
+
+def test_ascii_only_uses_suit_letters_and_no_other_characters() -> None:
+    text = render_board(section_18_1_board(), ascii_only=True)
+    assert text.isascii()
+    assert "\n                   S Q 10 6\n" in text
+    assert "4SX by S, made 11 (+990 NS)" in text
+    assert " 1. W D2   N D3   E DJ   S DA*\n" in text
+    assert "(1) limit raise or better in \\Ss" in text
+
+
+def test_unknown_hands_and_players_are_shown_as_such() -> None:
+    deal = Deal((hand("AKQJT98765432..."), None, None, None))
+    text = render_board(Board(number=1, deal=deal, tags=(Tag("North", "?"),)))
+    lines = text.split("\n")
+    assert lines[0] == "Board 1   Dealer ?   Vul ?"
+    assert lines[2].strip() == "North"
+    assert lines[3].strip() == "♠ A K Q J 10 9 8 7 6 5 4 3 2"
+    assert lines[4].strip() == "♥ —"
+    assert lines[7].split() == ["West", "East"]
+    assert lines[8].split() == ["unknown", "N", "unknown"]
+    assert lines[12:14] == ["          South", "          unknown"]
+
+
+def test_a_board_without_a_deal_says_so() -> None:
+    assert render_board(Board()) == "Board ?   Dealer ?   Vul ?\n\nDeal not given\n"
+
+
+def test_auction_starts_in_the_dealers_column() -> None:
+    auction = Auction(Seat.NORTH, (bid("1C"), PASS, bid("1NT"), PASS, PASS, PASS))
+    text = render_board(Board(dealer=Seat.NORTH, auction=auction), ascii_only=True)
+    assert text.split("\n\n")[2] == (
+        "West   North  East   South\n       1C     Pass   1NT\nPass   Pass   Pass"
+    )
+
+
+def test_passed_out_board() -> None:
+    board = Board(auction=Auction(Seat.EAST, (PASS,) * 4), contract=Contract.PASSED_OUT)
+    assert "\n\nPassed out\n" in render_board(board)
+
+
+def test_defeated_contract_scores_for_the_defenders() -> None:
+    board = Board(
+        vulnerability=Vulnerability.NS,
+        contract=Contract(3, Strain.NOTRUMP),
+        declarer=Seat.NORTH,
+        result=Result(7),
+    )
+    assert render_board(board).endswith("\n\n3NT by N, down 2 (+200 EW)\n")
+
+
+def test_contract_comes_from_the_auction_when_none_is_stated() -> None:
+    auction = Auction(Seat.WEST, (bid("1H"), DOUBLE, PASS, PASS, PASS))
+    text = render_board(Board(auction=auction, result=Result(6)), ascii_only=True)
+    assert text.endswith("\n\n1HX by W, down 1\n")
+
+
+def test_stated_score_is_shown_when_scoring_is_unavailable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(show, "_SCORE_NS", None)
+    assert "4♠X by S, made 11 (+990 NS)" in render_board(section_18_1_board())
+    board = dataclasses.replace(section_18_1_board(), score=None)
+    assert "4♠X by S, made 11\n" in render_board(board)
+
+
+def test_play_without_a_known_trump_shows_later_tricks_in_column_order() -> None:
+    play = Play(
+        Seat.WEST,
+        (trick(Seat.WEST, "SK", "S2", "H2", "S3"), trick(Seat.WEST, "C2", "C3", "CA", "C4")),
+    )
+    text = render_board(Board(play=play), ascii_only=True)
+    assert text.endswith(
+        "Play (* wins the trick):\n"
+        " 1. W SK*  N S2   E H2   S S3\n"
+        " 2. W C2   N C3   E CA   S C4   (order unknown)\n"
+    )
+
+
+def test_call_and_card_annotations_are_shown_with_their_suffixes() -> None:
+    auction = Auction(
+        Seat.NORTH,
+        (bid("1C"), bid("1D")),
+        annotations=((1, Annotation(note=2, nags=(1,), irregularity="I")),),
+    )
+    play = Play(
+        Seat.EAST,
+        (trick(Seat.EAST, "HA"),),
+        annotations=(((0, Seat.EAST), Annotation(nags=(9,))),),
+        notes=(Note(1, " lead \\H"),),
+    )
+    text = render_board(Board(auction=auction, play=play, contract=Contract(1, Strain.DIAMONDS)))
+    assert "\n           1♣         ^I 1♦!(2)\n" in text
+    assert " 1. E ♥A!!" in text
+    assert text.endswith("Play notes:\n  (1) lead ♥\n")
