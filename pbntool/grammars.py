@@ -13,7 +13,7 @@ from pathlib import Path
 
 from lark import Lark
 
-__all__ = ["grammar_text", "load_parser"]
+__all__ = ["build_parser", "grammar_text", "load_parser"]
 
 
 def grammar_text(name: str) -> str:
@@ -28,4 +28,20 @@ def grammar_text(name: str) -> str:
 @functools.cache
 def load_parser(name: str) -> Lark:
     """The LALR parser for ``grammars/<name>.lark`` (built once per process)."""
-    return Lark(grammar_text(name), parser="lalr", lexer="contextual", maybe_placeholders=False)
+    return build_parser(name, "start")
+
+
+def build_parser(name: str, start: str) -> Lark:
+    """A parser for one start symbol of ``grammars/<name>.lark``.
+
+    ``cache=True`` keeps the built tables in the temporary directory (keyed by a hash of the
+    grammar and options), so a command-line run does not pay the grammar analysis each time.
+    """
+    return Lark(
+        grammar_text(name),
+        parser="lalr",
+        lexer="contextual",
+        start=start,
+        maybe_placeholders=False,
+        cache=True,
+    )

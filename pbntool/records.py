@@ -11,7 +11,7 @@ from pbntool.diagnostics import Diagnostic, DiagnosticError, Path, Severity
 from pbntool.model import Board
 from pbntool.rules import check_board
 
-__all__ = ["Locator", "ParseResult", "Record", "strict_boards", "validate_record"]
+__all__ = ["Locator", "ParseResult", "Record", "place", "strict_boards", "validate_record"]
 
 
 class Locator(Protocol):
@@ -41,15 +41,21 @@ class Record:
 
     def locate(self, diagnostic: Diagnostic) -> Diagnostic:
         """Fill in file, line, column and board from the diagnostic's path."""
-        line, column = self.line, None
-        if self.locator is not None:
-            offset = self.locator.offset(diagnostic.path)
-            if offset is not None:
-                line, column = self.locator.position(offset)
         number = self.board.number if self.board is not None else None
-        return dataclasses.replace(
-            diagnostic, file=self.file, line=line, column=column, board=number
-        )
+        return place(diagnostic, self.file, self.line, self.locator, number)
+
+
+def place(
+    diagnostic: Diagnostic, file: str, line: int, locator: Locator | None, board: int | None
+) -> Diagnostic:
+    """The diagnostic with its file, board, and the line and column its path points at
+    (the game's first line when the path cannot be placed)."""
+    column = None
+    if locator is not None:
+        offset = locator.offset(diagnostic.path)
+        if offset is not None:
+            line, column = locator.position(offset)
+    return dataclasses.replace(diagnostic, file=file, line=line, column=column, board=board)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,10 +19,21 @@ from pbntool.diagnostics import INT001, SRC001, SRC002, SRC004, SRC005, Diagnost
 from pbntool.model import Board
 from pbntool.pbn.decode import FileContext, SourceMap, decode_game
 from pbntool.pbn.reader import GameBlock, parse_block, split_games
-from pbntool.records import ParseResult, Record, collect, strict_boards
+from pbntool.pbn.writer import WriteOptions, dump, dumps, iter_dump
+from pbntool.records import ParseResult, Record, collect, place, strict_boards
 from pbntool.source import DecodedText
 
-__all__ = ["iter_records", "load", "loads", "parse", "read_file"]
+__all__ = [
+    "WriteOptions",
+    "dump",
+    "dumps",
+    "iter_dump",
+    "iter_records",
+    "load",
+    "loads",
+    "parse",
+    "read_file",
+]
 
 _DOS_EOF = "\x1a"
 _LONG_LINE = re.compile(r"[^\n]{256,}")
@@ -77,20 +88,21 @@ def _read_block(block: GameBlock, context: FileContext) -> Record | None:
             return None
     raw = parse_block(block)
     decoded = decode_game(raw, context)
-    source = decoded.source if decoded is not None else SourceMap(block)
-    board = decoded.board if decoded is not None else None
-    found = decoded.diagnostics if decoded is not None else raw.diagnostics
-    found = found + _text_checks(block)
-    record = Record(board, (), context.name, block.first_line, source)
-    placed = tuple(record.locate(diagnostic) for diagnostic in found)
-    if board is None and not placed:
+    if decoded is None:
+        source, board, found = SourceMap(block), None, raw.diagnostics
+    else:
+        source, board, found = decoded.source, decoded.board, decoded.diagnostics
+    found.extend(_text_checks(block))
+    if board is None and not found:
         return None
+    number = board.number if board is not None else None
+    placed = tuple(place(d, context.name, block.first_line, source, number) for d in found)
     return Record(board, placed, context.name, block.first_line, source)
 
 
 def _text_checks(block: GameBlock) -> list[Diagnostic]:
     """Line length and control characters, checked on the whole game at C speed."""
-    found = []
+    found: list[Diagnostic] = []
     text = block.text
     for match in _LONG_LINE.finditer(text):
         found.append(SRC004.at(("offset", match.start()), length=len(match.group())))

@@ -69,6 +69,7 @@ from pbntool.rules import auction_outcome
 
 __all__ = ["DecodedGame", "FileContext", "SourceMap", "decode_game"]
 
+_MANDATORY_ORDER = {name: index for index, name in enumerate(MANDATORY_TAGS)}
 _VERSION_LINE = re.compile(r"\s*PBN\s+(\d+)\.(\d+)", re.I)
 _EXPORT_LINE = re.compile(r"\s*EXPORT\s*$", re.I)
 
@@ -215,61 +216,56 @@ def decode_game(raw: RawGame, context: FileContext) -> DecodedGame | None:
     game = _Game(raw, context, SourceMap(raw.block), list(raw.diagnostics))
     commentary = tuple(context.pending_commentary) + tuple(raw.commentary)
     context.pending_commentary = []
-    _collect_tags(game)
-    _resolve_inheritance(game)
+    _read_tags(game)
     board = _build_board(game, commentary)
     _check_tag_set(game, board)
     return DecodedGame(board, game.diagnostics, game.source)
 
 
-def _collect_tags(game: _Game) -> None:
-    """First occurrence wins; record offsets; name checks."""
-    for raw_tag in game.raw.tags:
-        name = raw_tag.name
-        duplicate = name in game.first and name != "Note"
-        if duplicate:
-            game.diagnostics.append(PBN006.at(("offset", raw_tag.offset), name=name))
-        else:
-            game.first.setdefault(name, raw_tag)
-            game.source.tags.setdefault(name, (raw_tag.offset, raw_tag.value_offset))
-        if not name[0].isupper():
-            game.diagnostics.append(PBN005.at(("offset", raw_tag.offset), name=name))
-        elif name not in KNOWN_TAGS:
-            game.diagnostics.append(PBN007.at(("offset", raw_tag.offset), name=name))
-        if "\t" in raw_tag.value:
-            game.diagnostics.append(PBN008.at(("offset", raw_tag.value_offset), name=name))
-        if name in TABLE_TAGS and ("\\n" in raw_tag.value or "\\t" in raw_tag.value):
-            game.diagnostics.append(PBN130.at(("offset", raw_tag.value_offset), name=name))
+def _read_tags(game: _Game) -> None:
+    """Tags in source order: the first of each name wins (only Note repeats), ``#``/``##``
+    inheritance is resolved (PBN §6), names and values get their syntax checks.
 
-
-def _resolve_inheritance(game: _Game) -> None:
-    """``#`` copies the previous value; ``##text`` sets a running default (PBN §6)."""
+    This runs for every tag of every game, so the common case (a known tag with a plain value)
+    takes the shortest path.
+    """
     context = game.context
+    first, resolved, tags = game.first, game.resolved, game.tags
+    source_tags = game.source.tags
+    diagnostics = game.diagnostics
     for raw_tag in game.raw.tags:
         name, value = raw_tag.name, raw_tag.value
-        duplicate = game.first.get(name) is not raw_tag
+        comments = tuple(raw_tag.comments) if raw_tag.comments else ()
+        if name == "Note":
+            first.setdefault(name, raw_tag)
+            tags.append(Tag(name, value, comments))
+            continue
+        if name in first:
+            diagnostics.append(PBN006.at(("offset", raw_tag.offset), name=name))
+            tags.append(Tag(name, value, comments, duplicate=True))
+            continue
+        first[name] = raw_tag
+        source_tags[name] = (raw_tag.offset, raw_tag.value_offset)
+        if name not in KNOWN_TAGS:
+            code = PBN007 if name[0].isupper() else PBN005
+            diagnostics.append(code.at(("offset", raw_tag.offset), name=name))
+        elif name in TABLE_TAGS and ("\\n" in value or "\\t" in value):
+            diagnostics.append(PBN130.at(("offset", raw_tag.value_offset), name=name))
+        if "\t" in value:
+            diagnostics.append(PBN008.at(("offset", raw_tag.value_offset), name=name))
         written: str | None = None
-        if not duplicate and name != "Note" and value.startswith("#"):
+        if value[:1] == "#":
             written = value
             value = _inherit(game, raw_tag)
-        elif not duplicate and name != "Note":
+        elif context.defaults:
             context.defaults.pop(name, None)
-        if not duplicate and name != "Note":
-            context.last_values[name] = value
-            game.resolved[name] = value
-        game.tags.append(
-            Tag(
-                name,
-                value,
-                tuple(raw_tag.comments),
-                written,
-                duplicate=duplicate and name != "Note",
-            )
-        )
+        resolved[name] = value
+        tags.append(Tag(name, value, comments, written))
+    context.last_values.update(resolved)
     for name, default in context.defaults.items():
-        if name not in game.first:
-            game.tags.append(Tag(name, default, inherited=True))
-            game.resolved[name] = default
+        if name not in first:
+            tags.append(Tag(name, default, inherited=True))
+            resolved[name] = default
             context.last_values[name] = default
 
 
@@ -466,8 +462,13 @@ def _attach_notes(
     play).  A note written in the other section, or before both, goes where it is referenced
     (a real-world deviation, warned about).
     """
-    section = "identification"
     notes: dict[str, list[Note]] = {"auction": [], "play": []}
+    referenced = (game.auction_data and game.auction_data.references) or (
+        game.play_data and game.play_data.references
+    )
+    if "Note" not in game.first and not referenced:
+        return notes["auction"], notes["play"]
+    section = "identification"
     used_auction = game.auction_data.references if game.auction_data else {}
     used_play = game.play_data.references if game.play_data else {}
     for raw_tag in game.raw.tags:
@@ -520,8 +521,10 @@ def _attach_notes(
 
 
 def _decode_tables(game: _Game) -> tuple[Table, ...]:
-    tables = []
+    tables: list[Table] = []
     for raw_tag in game.raw.tags:
+        if raw_tag.data is None and raw_tag.name not in TABLE_TAGS:
+            continue
         known = raw_tag.name in TABLE_TAGS
         if game.first.get(raw_tag.name) is not raw_tag:
             continue
@@ -556,14 +559,20 @@ def _check_export(game: _Game, board: Board) -> None:
     where = ("offset", game.raw.tags[0].offset)
     if "\t" in text:
         game.diagnostics.append(EXP001.at(("offset", text.index("\t")), detail="tab character"))
-    order = [tag.name for tag in board.tags if tag.name in MANDATORY_TAGS and not tag.inherited]
-    expected = [name for name in MANDATORY_TAGS if name in order]
-    if order != expected:
+    positions = [_MANDATORY_ORDER.get(tag.name, -1) for tag in board.tags if not tag.inherited]
+    order = [position for position in positions if position >= 0]
+    if order != sorted(order):
         game.diagnostics.append(
             EXP001.at(where, detail="mandatory tags are not in the export order")
         )
     deal = game.resolved.get("Deal", "")
-    if board.dealer is not None and deal[:1].upper() in "NESW" and deal[:1] != board.dealer.letter:
+    first_seat = deal[:1].upper()
+    if (
+        board.dealer is not None
+        and first_seat
+        and first_seat in "NESW"
+        and (first_seat != board.dealer.letter)
+    ):
         game.diagnostics.append(
             EXP001.at(("tag_value", "Deal"), detail="Deal does not start with the dealer's hand")
         )

@@ -12,10 +12,10 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from lark import Lark, Token
+from lark import Token
 
 from pbntool.diagnostics import PBN001, PBN002, PBN003, PBN004, Diagnostic, Path
-from pbntool.grammars import grammar_text, load_parser
+from pbntool.grammars import build_parser, load_parser
 from pbntool.model import Comment, CommentKind
 from pbntool.pbn.tags import KNOWN_TAGS, SECTION_TAGS
 
@@ -171,7 +171,7 @@ class RawGame:
 def tag_pair_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The grammar's TAG_PAIR pattern, and the same pattern with the name and the string as
     groups 1 and 2, composed from the grammar's own TAG_NAME, STRING and blank terminals."""
-    pair_parser = Lark(grammar_text("pbn"), parser="lalr", start="tag_pair")
+    pair_parser = build_parser("pbn", "tag_pair")
 
     def pattern(name: str) -> str:
         return pair_parser.get_terminal(name).pattern.to_regexp()

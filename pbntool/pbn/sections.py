@@ -11,6 +11,7 @@ import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from pbntool.diagnostics import (
@@ -161,6 +162,17 @@ class AuctionData:
 
 def decode_auction_data(pieces: list[Piece]) -> AuctionData:
     """Calls, placeholders, annotations and the end marker of an Auction section."""
+    plain = _plain_words(pieces)
+    if plain is not None:
+        calls = list(map(_CALL_SPELLINGS.get, plain[0], repeat(_MISSING)))
+        if _MISSING not in calls:
+            words = SectionWords(pieces)
+            numbers = list(range(len(calls)))
+            return AuctionData(calls, numbers, words, 0, plain[1], {}, [], [], {})  # type: ignore[arg-type]
+    return _decode_auction_data(pieces)
+
+
+def _decode_auction_data(pieces: list[Piece]) -> AuctionData:
     words = SectionWords(pieces)
     state = _SectionState("call", words)
     calls: list[Call | Token] = []
@@ -270,8 +282,34 @@ class PlayData:
 _NO_TRICK_END = 1 << 30
 
 
+_MISSING = object()
+_SLOT_SPELLINGS: dict[str, Slot] = {**_CARD_SPELLINGS, "-": None}
+
+
+def _plain_words(pieces: list[Piece]) -> tuple[list[str], SectionEnd] | None:
+    """The words of a section that is one run of data, without a final ``*``; else None."""
+    if len(pieces) != 1 or pieces[0][0] != "data":
+        return None
+    words = pieces[0][1].split()
+    if words and words[-1] == "*":
+        words.pop()
+        return words, SectionEnd.STOP
+    return words, SectionEnd.OPEN
+
+
 def decode_play_data(pieces: list[Piece]) -> PlayData:
     """Cards (``-`` for unknown), annotations and the end marker of a Play section."""
+    plain = _plain_words(pieces)
+    if plain is not None:
+        # The common case, plain cards and "-", costs one dict lookup per card at C speed.
+        slots = list(map(_SLOT_SPELLINGS.get, plain[0], repeat(_MISSING)))
+        if _MISSING not in slots:
+            words = SectionWords(pieces)
+            return PlayData(slots, None, words, plain[1], {}, [], [], {})  # type: ignore[arg-type]
+    return _decode_play_data(pieces)
+
+
+def _decode_play_data(pieces: list[Piece]) -> PlayData:
     words = SectionWords(pieces)
     state = _SectionState("card", words)
     slots: list[Slot] = []

@@ -168,12 +168,46 @@ def decode_deal(value: str) -> tuple[Deal | None, list[Problem], dict[Seat, int]
     return deal, problems, offsets
 
 
+_CACHE_LIMIT = 65_536
+_HAND_CACHE: dict[str, Hand] = {}
+"""Hands already read, by their text: the same deal recurs at every table of an event."""
+_SPADES, _HEARTS, _DIAMONDS, _CLUBS = _CARDS_BY_SUIT
+
+
 def _decode_hand(
     text: str, seat: Seat, index: int, value: str
 ) -> tuple[Hand | None, list[Problem]]:
+    """One hand, ``<spades>.<hearts>.<diamonds>.<clubs>`` or ``-``."""
+    hand = _HAND_CACHE.get(text)
+    if hand is not None:
+        return hand, []
     if text == "-":
         return None, []
     holdings = text.split(".")
+    if len(holdings) == 4:
+        spades, hearts, diamonds, clubs = holdings
+        try:
+            cards = (
+                [_SPADES[c] for c in spades]
+                + [_HEARTS[c] for c in hearts]
+                + [_DIAMONDS[c] for c in diamonds]
+                + [_CLUBS[c] for c in clubs]
+            )
+        except KeyError:
+            pass  # suit letters, "10", or a bad rank: the careful path says which
+        else:
+            hand = Hand(frozenset(cards))
+            if len(hand.cards) == len(cards):
+                if len(_HAND_CACHE) >= _CACHE_LIMIT:
+                    _HAND_CACHE.clear()
+                _HAND_CACHE[text] = hand
+                return hand, []
+    return _decode_hand_carefully(text, holdings, seat, index, value)
+
+
+def _decode_hand_carefully(
+    text: str, holdings: list[str], seat: Seat, index: int, value: str
+) -> tuple[Hand | None, list[Problem]]:
     if len(holdings) != 4:
         detail = (
             f"{seat.name_title} hand {text!r} has {len(holdings)} suits; "
