@@ -533,7 +533,11 @@ def _decode_tables(game: _Game) -> tuple[Table, ...]:
         if raw_tag.name in ("Auction", "Play"):
             continue
         header = game.resolved.get(raw_tag.name, raw_tag.value)
-        table, problems = decode_table(raw_tag.name, header, raw_tag.data or [], known)
+        # A whole table squeezed into the value (PBN130) is kept as written, not decoded.
+        encoded = "\\n" in header or "\\t" in header
+        table, problems = decode_table(
+            raw_tag.name, header, raw_tag.data or [], known and not encoded
+        )
         game.source.tables[raw_tag.name] = raw_tag.offset
         game.diagnostics.extend(problems)
         if any(piece[0] == "comment" for piece in raw_tag.data or []):
@@ -576,7 +580,24 @@ def _check_export(game: _Game, board: Board) -> None:
         game.diagnostics.append(
             EXP001.at(("tag_value", "Deal"), detail="Deal does not start with the dealer's hand")
         )
+    late = _tag_after_sections(board)
+    if late is not None:
+        detail = f"tag {late} comes after the auction or play section"
+        game.diagnostics.append(EXP001.at(("tag", late), detail=detail))
     vulnerable = game.resolved.get("Vulnerable")
     if board.vulnerability is not None and vulnerable != board.vulnerability.value:
         detail = f'Vulnerable "{vulnerable}" is not written as "{board.vulnerability.value}"'
         game.diagnostics.append(EXP001.at(("tag_value", "Vulnerable"), detail=detail))
+
+
+def _tag_after_sections(board: Board) -> str | None:
+    """The first identification tag written after the Auction or Play section, if any."""
+    in_sections = False
+    for tag in board.tags:
+        if tag.inherited:
+            continue
+        if tag.name in ("Auction", "Play"):
+            in_sections = True
+        elif in_sections and tag.name != "Note" and tag.name not in TABLE_TAGS:
+            return tag.name
+    return None
