@@ -1,0 +1,233 @@
+"""Every diagnostic code, triggered where it should be by a fixture named after it.
+
+Each ``fixtures/pbn/invalid/<CODE>_<slug>.pbn`` has a ``.expected`` file listing, one per
+line and in the order the reader emits them, the ``line:column CODE`` of every diagnostic
+the fixture produces with the Laws checks on.  The positions were worked out by hand from
+the PBN text, so a mismatch is a bug in the reader or in the fixture.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from typer.testing import CliRunner
+
+from pbntool.cli import app
+from pbntool.diagnostics import CATALOGUE, Diagnostic
+from pbntool.docs_gen import FAMILIES, family_of, render_diagnostics_markdown
+from pbntool.pbn import parse
+
+REPO = Path(__file__).resolve().parent.parent
+INVALID = REPO / "fixtures" / "pbn" / "invalid"
+GENERATOR = REPO / "fixtures" / "pbn" / "make_binary_fixtures.py"
+DIAGNOSTICS_DOC = REPO / "docs" / "diagnostics.md"
+
+NO_FIXTURE = frozenset({"SRC003", "INT001"})
+"""Codes no PBN text can trigger (an unreadable path, a bug of ours): see the CLI tests."""
+
+KNOWN_BUGS: dict[str, str] = {
+    "BRD003_end_position_without_declarer": (
+        "reader bug: PBN124 is reported for an end position's Play section without Declarer, "
+        "which PBN does not require (also the verifier's correct_20.pbn game 31)"
+    ),
+    "PBN101_double_space_between_hands": (
+        "reader bug: PBN101 for a double space between Deal hands points at the first hand "
+        "(13:10), not at the double space (13:26)"
+    ),
+    "PBN124_dealer_after_auction_section": (
+        "reader bug: PBN124 checks that Dealer occurs anywhere in the game, not before the "
+        "Auction tag; a Dealer after the auction is not reported"
+    ),
+    "PBN124_play_before_declarer_and_contract": (
+        "reader bug: PBN124 checks that Deal, Contract and Declarer occur anywhere in the "
+        "game, not before the Play tag; Play before them is not reported"
+    ),
+    "SRC001_windows_1252_only_in_second_game": (
+        "reader bug: encoding notes are emitted when the chunk is decoded, before the "
+        "diagnostics of earlier games, so the output is not in file order (27:1 before 18:9)"
+    ),
+    "SRC004_line_of_255_characters_plus_line_end": (
+        "reader bug: SRC004 fires only from 256 characters without the line end; PBN allows "
+        "255 including the line end (the verifier's errors_10.pbn game 68 is not reported)"
+    ),
+    "SRC005_form_feed_between_games": (
+        "reader bug: form feed (U+000C) is not reported, although PBN allows only tab, "
+        "vertical tab and line ends; a line holding only a form feed is also taken as a "
+        "semi-empty line outside any game"
+    ),
+    "EXP001_two_tags_on_one_line_in_export_file": (
+        "reader bug: a % EXPORT file with two tags on one line is not reported (the "
+        "verifier's errors_10.pbn game 71)"
+    ),
+}
+"""Fixtures whose expectation the tool does not meet yet; strict, so a fix flips them."""
+
+UNEMITTED_CODES: dict[str, str] = {
+    "OUT001": (
+        "OUT001 is declared but nothing emits it: the PBN and JSON writers can represent "
+        "every board, so no fixture can trigger it"
+    ),
+}
+
+
+def _invalid_cases() -> list[Path]:
+    return sorted(INVALID.glob("*.pbn"))
+
+
+def _case_params(*, with_known_bugs: bool = True) -> list[object]:
+    params: list[object] = []
+    for path in _invalid_cases():
+        if path.stem not in KNOWN_BUGS:
+            params.append(pytest.param(path, id=path.stem))
+        elif with_known_bugs:
+            mark = pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[path.stem])
+            params.append(pytest.param(path, id=path.stem, marks=mark))
+    return params
+
+
+def _read_expected(case: Path) -> list[str]:
+    expected = case.with_suffix(".expected")
+    return [line.strip() for line in expected.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _diagnostics(case: Path) -> tuple[Diagnostic, ...]:
+    return parse(case.read_bytes(), case.name, validate=True).diagnostics
+
+
+def _places(diagnostics: tuple[Diagnostic, ...]) -> list[str]:
+    return [f"{d.line}:{d.column} {d.code}" for d in diagnostics]
+
+
+def _fixture_code(case: Path) -> str:
+    return case.name.split("_", 1)[0]
+
+
+# --- each fixture ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", _case_params())
+def test_fixture_produces_exactly_the_expected_diagnostics_in_order(case: Path) -> None:
+    assert _places(_diagnostics(case)) == _read_expected(case)
+
+
+@pytest.mark.parametrize("case", _case_params(with_known_bugs=False))
+def test_every_diagnostic_has_a_file_line_column_and_message(case: Path) -> None:
+    for diagnostic in _diagnostics(case):
+        assert diagnostic.file == case.name
+        assert diagnostic.line is not None and diagnostic.line >= 1, diagnostic
+        assert diagnostic.column is not None and diagnostic.column >= 1, diagnostic
+        assert diagnostic.message.strip(), diagnostic
+        assert diagnostic.severity is CATALOGUE[diagnostic.code].severity
+
+
+@pytest.mark.parametrize("case", _case_params())
+def test_cli_json_output_gives_the_expected_diagnostics(case: Path) -> None:
+    result = CliRunner().invoke(app, ["validate", str(case), "--format", "json", "--quiet"])
+    objects = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    found = [f"{o['line']}:{o['column']} {o['code']}" for o in objects]
+    assert found == _read_expected(case)
+    has_error = any(o["severity"] == "error" for o in objects)
+    assert result.exit_code == (1 if has_error else 0)
+
+
+@pytest.mark.parametrize("case", _case_params(with_known_bugs=False))
+def test_fixture_is_named_after_a_code_it_expects(case: Path) -> None:
+    code = _fixture_code(case)
+    assert code in CATALOGUE, f"{case.name} is not named after a catalogue code"
+    assert any(line.endswith(" " + code) for line in _read_expected(case))
+
+
+def test_every_fixture_has_an_expected_file_and_every_expected_file_a_fixture() -> None:
+    fixtures = {path.stem for path in INVALID.glob("*.pbn")}
+    expectations = {path.stem for path in INVALID.glob("*.expected")}
+    assert fixtures == expectations
+
+
+def test_expected_files_are_well_formed() -> None:
+    for expected in sorted(INVALID.glob("*.expected")):
+        for line in _read_expected(expected):
+            place, code = line.split(" ")
+            row, column = place.split(":")
+            assert int(row) >= 1 and int(column) >= 1, f"{expected.name}: {line}"
+            assert code in CATALOGUE, f"{expected.name}: {line}"
+
+
+def test_known_bugs_name_existing_fixtures() -> None:
+    stems = {path.stem for path in _invalid_cases()}
+    assert set(KNOWN_BUGS) <= stems
+
+
+# --- the catalogue is covered ------------------------------------------------------------------
+
+
+def _catalogue_params() -> list[object]:
+    params: list[object] = []
+    for code in CATALOGUE:
+        if code in UNEMITTED_CODES:
+            mark = pytest.mark.xfail(strict=True, reason=UNEMITTED_CODES[code])
+            params.append(pytest.param(code, id=code, marks=mark))
+        elif code not in NO_FIXTURE:
+            params.append(pytest.param(code, id=code))
+    return params
+
+
+@pytest.mark.parametrize("code", _catalogue_params())
+def test_code_has_a_passing_fixture_named_after_it(code: str) -> None:
+    owners = [
+        case.name
+        for case in _invalid_cases()
+        if case.name.startswith(code + "_")
+        and case.stem not in KNOWN_BUGS
+        and any(line.endswith(" " + code) for line in _read_expected(case))
+    ]
+    assert owners, f"no fixture fixtures/pbn/invalid/{code}_<slug>.pbn that expects {code}"
+
+
+def test_codes_without_fixture_are_in_the_catalogue() -> None:
+    assert set(NO_FIXTURE) | set(UNEMITTED_CODES) <= set(CATALOGUE)
+
+
+# --- generated fixtures and the generated page --------------------------------------------------
+
+
+def _generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("make_binary_fixtures", GENERATOR)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_generated_binary_fixtures_are_up_to_date(update_golden: bool) -> None:
+    generator = _generator()
+    if update_golden:
+        generator.write()
+    stale = [str(path.relative_to(REPO)) for path in generator.stale()]
+    assert not stale, f"stale generated fixtures {stale}; run pytest --update-golden"
+
+
+def test_every_code_belongs_to_a_documented_family() -> None:
+    for code in CATALOGUE:
+        assert family_of(code) in FAMILIES
+    assert all(family.description.endswith(".") for family in FAMILIES)
+
+
+def test_diagnostics_page_lists_every_code_with_its_fixture() -> None:
+    page = render_diagnostics_markdown(INVALID)
+    for code in CATALOGUE.values():
+        assert f"| `{code.id}` | {code.severity.label} |" in page
+    for case in _invalid_cases():
+        assert f"`{case.name}`" in page
+
+
+def test_docs_diagnostics_md_is_up_to_date(update_golden: bool) -> None:
+    page = render_diagnostics_markdown(INVALID)
+    if update_golden:
+        DIAGNOSTICS_DOC.parent.mkdir(exist_ok=True)
+        DIAGNOSTICS_DOC.write_text(page, encoding="utf-8", newline="\n")
+    current = DIAGNOSTICS_DOC.read_text(encoding="utf-8") if DIAGNOSTICS_DOC.is_file() else ""
+    assert current == page, "docs/diagnostics.md is stale; run pytest --update-golden"
