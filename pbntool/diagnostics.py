@@ -593,14 +593,6 @@ INT001 = _code(
     "A bug in pbntool; please report it with the input that caused it.",
 )
 
-# --- OUT: writing -----------------------------------------------------------------------
-OUT001 = _code(
-    "OUT001",
-    ERROR,
-    "board cannot be written as {format}: {reason}",
-    "The target format cannot represent this board.",
-)
-
 
 def max_severity(diagnostics: Sequence[Diagnostic]) -> Severity | None:
     """The worst severity among ``diagnostics`` (None when there are none)."""

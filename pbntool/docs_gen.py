@@ -103,11 +103,6 @@ FAMILIES: tuple[Family, ...] = (
         "Failures of pbntool itself; the rest of the input is skipped and the bug should be "
         "reported.",
     ),
-    Family(
-        "OUT",
-        "OUT: writing",
-        "A board that the requested output format cannot represent.",
-    ),
 )
 
 

@@ -29,49 +29,11 @@ DIAGNOSTICS_DOC = REPO / "docs" / "diagnostics.md"
 NO_FIXTURE = frozenset({"SRC003", "INT001"})
 """Codes no PBN text can trigger (an unreadable path, a bug of ours): see the CLI tests."""
 
-KNOWN_BUGS: dict[str, str] = {
-    "BRD003_end_position_without_declarer": (
-        "reader bug: PBN124 is reported for an end position's Play section without Declarer, "
-        "which PBN does not require (also the verifier's correct_20.pbn game 31)"
-    ),
-    "PBN101_double_space_between_hands": (
-        "reader bug: PBN101 for a double space between Deal hands points at the first hand "
-        "(13:10), not at the double space (13:26)"
-    ),
-    "PBN124_dealer_after_auction_section": (
-        "reader bug: PBN124 checks that Dealer occurs anywhere in the game, not before the "
-        "Auction tag; a Dealer after the auction is not reported"
-    ),
-    "PBN124_play_before_declarer_and_contract": (
-        "reader bug: PBN124 checks that Deal, Contract and Declarer occur anywhere in the "
-        "game, not before the Play tag; Play before them is not reported"
-    ),
-    "SRC001_windows_1252_only_in_second_game": (
-        "reader bug: encoding notes are emitted when the chunk is decoded, before the "
-        "diagnostics of earlier games, so the output is not in file order (27:1 before 18:9)"
-    ),
-    "SRC004_line_of_255_characters_plus_line_end": (
-        "reader bug: SRC004 fires only from 256 characters without the line end; PBN allows "
-        "255 including the line end (the verifier's errors_10.pbn game 68 is not reported)"
-    ),
-    "SRC005_form_feed_between_games": (
-        "reader bug: form feed (U+000C) is not reported, although PBN allows only tab, "
-        "vertical tab and line ends; a line holding only a form feed is also taken as a "
-        "semi-empty line outside any game"
-    ),
-    "EXP001_two_tags_on_one_line_in_export_file": (
-        "reader bug: a % EXPORT file with two tags on one line is not reported (the "
-        "verifier's errors_10.pbn game 71)"
-    ),
-}
+KNOWN_BUGS: dict[str, str] = {}
 """Fixtures whose expectation the tool does not meet yet; strict, so a fix flips them."""
 
-UNEMITTED_CODES: dict[str, str] = {
-    "OUT001": (
-        "OUT001 is declared but nothing emits it: the PBN and JSON writers can represent "
-        "every board, so no fixture can trigger it"
-    ),
-}
+UNEMITTED_CODES: dict[str, str] = {}
+"""Codes declared but not emitted yet (strict xfail until a fixture triggers them)."""
 
 
 def _invalid_cases() -> list[Path]:

@@ -21,7 +21,7 @@ from pbntool.pbn.decode import FileContext, SourceMap, decode_game
 from pbntool.pbn.reader import GameBlock, parse_block, split_games
 from pbntool.pbn.writer import WriteOptions, dump, dumps, iter_dump
 from pbntool.records import ParseResult, Record, collect, place, strict_boards
-from pbntool.source import DecodedText
+from pbntool.source import DecodedText, EncodingEvent
 
 __all__ = [
     "WriteOptions",
@@ -36,8 +36,11 @@ __all__ = [
 ]
 
 _DOS_EOF = "\x1a"
-_LONG_LINE = re.compile(r"[^\n]{256,}")
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+# At most 255 characters per line, the line end included (CRLF in export format).
+_LONG_LINE_CRLF = re.compile(r"[^\n]{254,}")
+_LONG_LINE_LF = re.compile(r"[^\n]{255,}")
+# Tab and vertical tab are the only control characters PBN allows besides line ends.
+_CONTROL = re.compile(r"[\x00-\x08\x0c\x0e-\x1f\x7f]")
 
 
 def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
@@ -46,26 +49,31 @@ def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
     Yields a ``Record`` per game, in file order, plus records with ``board`` None for
     findings that belong to no game (encoding notes, text after the last game).
     """
-    lines = DecodedText(stream)
+    text = DecodedText(stream)
     context = FileContext(name)
-    reported_events = 0
-    for block in split_games(lines):
-        events = lines.events[reported_events:]
-        reported_events = len(lines.events)
-        for event in events:
-            code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
-            diagnostic = code.at(encoding=event.encoding)
-            yield Record(None, (_place(diagnostic, name, event.line, 1),), name, event.line)
+    reported = 0
+    for block in split_games(text):
+        # Encoding notes are known per chunk; report each just before the game it falls in,
+        # so that findings come out in file order.
+        last_line = block.first_line + block.text.count("\n")
+        while reported < len(text.events) and text.events[reported].line <= last_line:
+            yield _encoding_record(text.events[reported], name)
+            reported += 1
         try:
+            context.lf_only = text.lf_only
             record = _read_block(block, context)
         except Exception as error:  # a bug of ours must cost one game, not the file
             record = _internal_error(block, name, error)
         if record is not None:
             yield record
-    for event in lines.events[reported_events:]:
-        code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
-        diagnostic = code.at(encoding=event.encoding)
-        yield Record(None, (_place(diagnostic, name, event.line, 1),), name, event.line)
+    for event in text.events[reported:]:
+        yield _encoding_record(event, name)
+
+
+def _encoding_record(event: EncodingEvent, name: str) -> Record:
+    code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
+    diagnostic = _place(code.at(encoding=event.encoding), name, event.line, 1)
+    return Record(None, (diagnostic,), name, event.line)
 
 
 def _internal_error(block: GameBlock, name: str, error: Exception) -> Record:
@@ -92,7 +100,7 @@ def _read_block(block: GameBlock, context: FileContext) -> Record | None:
         source, board, found = SourceMap(block), None, raw.diagnostics
     else:
         source, board, found = decoded.source, decoded.board, decoded.diagnostics
-    found.extend(_text_checks(block))
+    found.extend(_text_checks(block, context.lf_only))
     if board is None and not found:
         return None
     number = board.number if board is not None else None
@@ -100,11 +108,12 @@ def _read_block(block: GameBlock, context: FileContext) -> Record | None:
     return Record(board, placed, context.name, block.first_line, source)
 
 
-def _text_checks(block: GameBlock) -> list[Diagnostic]:
+def _text_checks(block: GameBlock, lf_only: bool) -> list[Diagnostic]:
     """Line length and control characters, checked on the whole game at C speed."""
     found: list[Diagnostic] = []
     text = block.text
-    for match in _LONG_LINE.finditer(text):
+    long_line = _LONG_LINE_LF if lf_only else _LONG_LINE_CRLF
+    for match in long_line.finditer(text):
         found.append(SRC004.at(("offset", match.start()), length=len(match.group())))
     control = _CONTROL.search(text)
     if control:

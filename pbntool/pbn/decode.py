@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from pbntool.diagnostics import (
     BRD003,
-    EXP001,
     PBN005,
     PBN006,
     PBN007,
@@ -40,6 +39,8 @@ from pbntool.model import (
     Board,
     Comment,
     CommentKind,
+    Contract,
+    Deal,
     Note,
     Play,
     Result,
@@ -49,6 +50,7 @@ from pbntool.model import (
     Tag,
 )
 from pbntool.pbn import values
+from pbntool.pbn.exportcheck import check_export
 from pbntool.pbn.reader import GameBlock, RawGame, RawTag
 from pbntool.pbn.sections import (
     AuctionData,
@@ -69,7 +71,6 @@ from pbntool.rules import auction_outcome
 
 __all__ = ["DecodedGame", "FileContext", "SourceMap", "decode_game"]
 
-_MANDATORY_ORDER = {name: index for index, name in enumerate(MANDATORY_TAGS)}
 _VERSION_LINE = re.compile(r"\s*PBN\s+(\d+)\.(\d+)", re.I)
 _EXPORT_LINE = re.compile(r"\s*EXPORT\s*$", re.I)
 
@@ -85,6 +86,16 @@ class FileContext:
     defaults: dict[str, str] = field(default_factory=dict)
     previous_deal: tuple[str, str] | None = None
     pending_commentary: list[Comment] = field(default_factory=list)
+    lf_only: bool = False
+    """Whether the text read so far had LF line ends (the reader keeps this up to date)."""
+    lf_reported: bool = False
+
+    def take_lf_report(self) -> bool:
+        """True once, the first time LF line ends are seen in an export file."""
+        if self.lf_only and not self.lf_reported:
+            self.lf_reported = True
+            return True
+        return False
 
     def note_escape_lines(self, comments: list[Comment]) -> None:
         """Pick up ``% PBN x.y`` and ``% EXPORT`` from escape lines."""
@@ -324,7 +335,7 @@ def _build_board(game: _Game, commentary: tuple[Comment, ...]) -> Board:
     for name in ("ScoreIMP", "ScoreMP", "ScorePercentage", "OptimumScore"):
         if name in game.resolved:
             _report(game, _decode_side_number(name, game.resolved[name]), name)
-    play = _decode_play(game)
+    play = _decode_play(game, _is_end_position(deal, contract))
     auction_notes, play_notes = _attach_notes(game, auction, play)
     if auction is not None and auction_notes:
         auction = dataclasses.replace(auction, notes=tuple(auction_notes))
@@ -346,6 +357,16 @@ def _build_board(game: _Game, commentary: tuple[Comment, ...]) -> Board:
         commentary=commentary,
         tables=_decode_tables(game),
     )
+
+
+def _is_end_position(deal: Deal | None, contract: Contract | None) -> bool:
+    """Fewer than 13 cards in each known hand, or a denomination-only contract (PBN §11)."""
+    if contract is not None and contract.level is None and contract.strain is not None:
+        return True
+    if deal is None:
+        return False
+    sizes = {len(hand) for hand in deal.hands if hand is not None}
+    return len(sizes) == 1 and sizes.pop() < 13
 
 
 def _decode_side_number(name: str, value: str) -> list[values.Problem]:
@@ -383,10 +404,7 @@ def _decode_auction(game: _Game, dealer: Seat | None) -> Auction | None:
     first = _section_seat(game, "Auction")
     if first is None:
         return None
-    if "Dealer" not in game.resolved:
-        game.diagnostics.append(
-            PBN124.at(("offset", raw_tag.offset), section="Auction", needed="Dealer")
-        )
+    _check_prerequisites(game, raw_tag, ("Dealer",))
     data = decode_auction_data(raw_tag.data or [])
     game.diagnostics.extend(data.diagnostics)
     start = first.next(data.placeholders)
@@ -411,18 +429,32 @@ def _decode_auction(game: _Game, dealer: Seat | None) -> Auction | None:
     )
 
 
-def _decode_play(game: _Game) -> Play | None:
+def _check_prerequisites(game: _Game, section: RawTag, needed: tuple[str, ...]) -> None:
+    """PBN124: tags a section needs must come before it (a ``##`` default counts as given)."""
+    given = set(game.context.defaults)
+    for raw_tag in game.raw.tags:
+        if raw_tag is section:
+            break
+        given.add(raw_tag.name)
+    missing = [name for name in needed if name not in given]
+    if missing:
+        game.diagnostics.append(
+            PBN124.at(
+                ("offset", section.offset), section=section.name, needed=" and ".join(missing)
+            )
+        )
+
+
+def _decode_play(game: _Game, board_is_end_position: bool) -> Play | None:
     raw_tag = game.first.get("Play")
     if raw_tag is None:
         return None
     first = _section_seat(game, "Play")
     if first is None:
         return None
-    missing = [name for name in ("Deal", "Contract", "Declarer") if name not in game.resolved]
-    if missing:
-        game.diagnostics.append(
-            PBN124.at(("offset", raw_tag.offset), section="Play", needed=" and ".join(missing))
-        )
+    # An end position (PBN §11) has a denomination-only contract and needs no declarer.
+    needed = ("Deal", "Contract") if board_is_end_position else ("Deal", "Contract", "Declarer")
+    _check_prerequisites(game, raw_tag, needed)
     data = decode_play_data(raw_tag.data or [])
     game.diagnostics.extend(data.diagnostics)
     if not data.slots:
@@ -555,49 +587,6 @@ def _check_tag_set(game: _Game, board: Board) -> None:
         where = ("offset", game.raw.tags[0].offset)
         game.diagnostics.append(BRD003.at(where, names=", ".join(missing)))
     if game.context.export:
-        _check_export(game, board)
-
-
-def _check_export(game: _Game, board: Board) -> None:
-    text = game.raw.block.text
-    where = ("offset", game.raw.tags[0].offset)
-    if "\t" in text:
-        game.diagnostics.append(EXP001.at(("offset", text.index("\t")), detail="tab character"))
-    positions = [_MANDATORY_ORDER.get(tag.name, -1) for tag in board.tags if not tag.inherited]
-    order = [position for position in positions if position >= 0]
-    if order != sorted(order):
-        game.diagnostics.append(
-            EXP001.at(where, detail="mandatory tags are not in the export order")
+        game.diagnostics.extend(
+            check_export(game.raw, board, game.resolved, report_lf=game.context.take_lf_report())
         )
-    deal = game.resolved.get("Deal", "")
-    first_seat = deal[:1].upper()
-    if (
-        board.dealer is not None
-        and first_seat
-        and first_seat in "NESW"
-        and (first_seat != board.dealer.letter)
-    ):
-        game.diagnostics.append(
-            EXP001.at(("tag_value", "Deal"), detail="Deal does not start with the dealer's hand")
-        )
-    late = _tag_after_sections(board)
-    if late is not None:
-        detail = f"tag {late} comes after the auction or play section"
-        game.diagnostics.append(EXP001.at(("tag", late), detail=detail))
-    vulnerable = game.resolved.get("Vulnerable")
-    if board.vulnerability is not None and vulnerable != board.vulnerability.value:
-        detail = f'Vulnerable "{vulnerable}" is not written as "{board.vulnerability.value}"'
-        game.diagnostics.append(EXP001.at(("tag_value", "Vulnerable"), detail=detail))
-
-
-def _tag_after_sections(board: Board) -> str | None:
-    """The first identification tag written after the Auction or Play section, if any."""
-    in_sections = False
-    for tag in board.tags:
-        if tag.inherited:
-            continue
-        if tag.name in ("Auction", "Play"):
-            in_sections = True
-        elif in_sections and tag.name != "Note" and tag.name not in TABLE_TAGS:
-            return tag.name
-    return None

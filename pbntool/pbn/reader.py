@@ -25,8 +25,9 @@ MAX_BRACE_CHARS = 16 << 20
 """A brace comment longer than this is taken to be unterminated (bounds memory)."""
 
 # A line end followed by one or more semi-empty lines: the end of a game (PBN §3.1).
-_SEPARATOR = re.compile(r"\n(?:[ \t\f\v]*\n)+")
-_LEADING_BLANK_LINES = re.compile(r"(?:[ \t\f\v]*\n)+")
+# "A semi-empty line is an empty line, or a line containing only spaces or tabs."
+_SEPARATOR = re.compile(r"\n(?:[ \t]*\n)+")
+_LEADING_BLANK_LINES = re.compile(r"(?:[ \t]*\n)+")
 # What can hide a "{" from the brace scanner: strings, ";" comments, escape lines.
 _BRACE_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|;[^\n]*|\{[^}]*\}?|^%[^\n]*', re.M)
 

@@ -147,9 +147,10 @@ def decode_deal(value: str) -> tuple[Deal | None, list[Problem], dict[Seat, int]
     hands: list[Hand | None] = [None, None, None, None]
     offsets: dict[Seat, int] = {}
     parts = [(m.group(), m.start()) for m in re.finditer(r"\S+", body)]
-    if "  " in body.strip() or body[:1].isspace():
+    gap = 0 if body[:1].isspace() else body.rstrip().find("  ")
+    if gap >= 0:
         detail = "hands must be separated by exactly one space"
-        problems.append(Problem(PBN101, {"value": _quote(value), "detail": detail}, lead + 2))
+        problems.append(Problem(PBN101, {"value": _quote(value), "detail": detail}, lead + 2 + gap))
     if len(parts) != 4:
         detail = f"expected 4 hands, found {len(parts)}"
         problems.append(Problem(PBN101, {"value": _quote(value), "detail": detail}, lead + 2))
