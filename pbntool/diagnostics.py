@@ -394,6 +394,33 @@ PBN132 = _code(
     'PBN 0.8\'s `Deal "#"`, forbidden since 1.0.',
 )
 
+PBN133 = _code(
+    "PBN133",
+    WARNING,
+    "bad {name} {value}; expected {expected}",
+    "A supplemental tag whose value breaks the format the standard gives it "
+    "(Round, Room, Time, TimeCall, ScorePercentage, Scoring, Hidden, ...).",
+)
+PBN134 = _code(
+    "PBN134",
+    INFO,
+    "{name} {value} is not among the values PBN names ({known})",
+    "An open-ended tag (Scoring, Mode, Competition, Termination, Table, WestType, ...) with a "
+    "value the standard does not list; kept as written.",
+)
+PBN135 = _code(
+    "PBN135",
+    ERROR,
+    "Note {index} is given twice in the {section} section",
+    "Note indices must be unique within the auction and within the play section.",
+)
+PBN136 = _code(
+    "PBN136",
+    WARNING,
+    "{token} repeats the annotation already given by a suffix on this {item}",
+    'A suffix and its equivalent NAG on the same call or card (the verifier\'s "Double nag").',
+)
+
 # --- EXP: export-format rules, checked when the file says `% EXPORT` ------------------------
 EXP001 = _code(
     "EXP001",
@@ -548,6 +575,13 @@ CON007 = _code(
     WARNING,
     "Result {stated} but the {played} tricks played so far gave declarer {won}",
     "A partial play without `*` whose Result is not the tricks won so far.",
+)
+
+CON008 = _code(
+    "CON008",
+    WARNING,
+    "Declarer ^{seat} marks a declarer/dummy swap, but {seat} is the auction's declarer",
+    "The `^` swap mark on the seat that is declarer anyway.",
 )
 
 # --- SCO: stated scores -------------------------------------------------------------------

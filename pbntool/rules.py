@@ -31,6 +31,7 @@ from pbntool.diagnostics import (
     CON005,
     CON006,
     CON007,
+    CON008,
     HND001,
     HND002,
     HND003,
@@ -424,6 +425,14 @@ def _check_contract(board: Board, outcome: AuctionOutcome | None) -> Iterator[Di
             derived=outcome.declarer.name_title,
             strain=strain,
         )
+    if (
+        derived is not None
+        and outcome is not None
+        and board.declarer_irregular
+        and board.declarer is not None
+        and board.declarer is outcome.declarer
+    ):
+        yield CON008.at(("tag", "Declarer"), seat=board.declarer.letter)
     passed_out = (derived is not None and derived.is_passed_out) or (
         stated is not None and stated.is_passed_out
     )

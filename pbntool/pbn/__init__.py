@@ -104,8 +104,15 @@ def _read_block(block: GameBlock, context: FileContext) -> Record | None:
     if board is None and not found:
         return None
     number = board.number if board is not None else None
-    placed = tuple(place(d, context.name, block.first_line, source, number) for d in found)
-    return Record(board, placed, context.name, block.first_line, source)
+    placed = sorted(
+        (place(d, context.name, block.first_line, source, number) for d in found),
+        key=_position,
+    )
+    return Record(board, tuple(placed), context.name, block.first_line, source)
+
+
+def _position(diagnostic: Diagnostic) -> tuple[int, int]:
+    return (diagnostic.line or 0, diagnostic.column or 0)
 
 
 def _text_checks(block: GameBlock, lf_only: bool) -> list[Diagnostic]:

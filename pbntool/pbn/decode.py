@@ -31,6 +31,7 @@ from pbntool.diagnostics import (
     PBN130,
     PBN131,
     PBN132,
+    PBN135,
     Diagnostic,
     Path,
 )
@@ -60,6 +61,7 @@ from pbntool.pbn.sections import (
     decode_play_data,
     decode_table,
 )
+from pbntool.pbn.supplemental import SUPPLEMENTAL_CHECKS, check_supplemental
 from pbntool.pbn.tags import (
     FORBIDDEN_INHERITANCE,
     KNOWN_TAGS,
@@ -335,6 +337,8 @@ def _build_board(game: _Game, commentary: tuple[Comment, ...]) -> Board:
     for name in ("ScoreIMP", "ScoreMP", "ScorePercentage", "OptimumScore"):
         if name in game.resolved:
             _report(game, _decode_side_number(name, game.resolved[name]), name)
+    for name in SUPPLEMENTAL_CHECKS.keys() & game.resolved.keys():
+        _report(game, check_supplemental(name, game.resolved[name]), name)
     play = _decode_play(game, _is_end_position(deal, contract))
     auction_notes, play_notes = _attach_notes(game, auction, play)
     if auction is not None and auction_notes:
@@ -534,6 +538,10 @@ def _attach_notes(
             )
         if target == "auction" and auction is None and play is not None:
             target = "play"
+        if any(given.index == note.index for given in notes[target]):
+            game.diagnostics.append(
+                PBN135.at(("offset", raw_tag.offset), index=note.index, section=target)
+            )
         notes[target].append(note)
         game.source.notes.setdefault((target, note.index), raw_tag.offset)
     for section_name, used, given in (

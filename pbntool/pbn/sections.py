@@ -25,6 +25,7 @@ from pbntool.diagnostics import (
     PBN125,
     PBN126,
     PBN127,
+    PBN136,
     Diagnostic,
     Path,
 )
@@ -440,12 +441,16 @@ class _SectionState:
             allowed = _CALL_NAGS if self.item == "call" else _CARD_NAGS
             if nag not in allowed:
                 self.diagnostics.append(PBN119.at(self.path(where), token=piece, item=self.item))
+            elif nag in current.nags and index in self.annotations.suffixed:
+                self.diagnostics.append(PBN136.at(self.path(where), token=piece, item=self.item))
             self.annotate(index, nags=tuple(sorted({*current.nags, nag})))
         else:
             nag = _SUFFIX_NAGS[piece] + (0 if self.item == "call" else 6)
             if index in self.annotations.suffixed:
                 self._second("suffix", piece, where)
                 return True
+            if nag in current.nags:
+                self.diagnostics.append(PBN136.at(self.path(where), token=piece, item=self.item))
             self.annotations.suffixed.add(index)
             self.annotate(index, nags=tuple(sorted({*current.nags, nag})))
         return True

@@ -164,6 +164,9 @@ def decode_deal(value: str) -> tuple[Deal | None, list[Problem], dict[Seat, int]
         hands[seat] = hand
         problems.extend(hand_problems)
     if all(hand is None for hand in hands):
+        if not problems:
+            detail = 'no hand is known; write Deal "?" for an unknown deal'
+            problems.append(Problem(PBN101, {"value": _quote(value), "detail": detail}, lead))
         return None, problems, offsets
     deal = Deal((hands[0], hands[1], hands[2], hands[3]))
     return deal, problems, offsets
