@@ -172,9 +172,10 @@ def decode_deal(value: str) -> tuple[Deal | None, list[Problem], dict[Seat, int]
     return deal, problems, offsets
 
 
-_CACHE_LIMIT = 65_536
+_CACHE_LIMIT = 4096
 _HAND_CACHE: dict[str, Hand] = {}
-"""Hands already read, by their text: the same deal recurs at every table of an event."""
+"""Hands recently read, by their text: the same deal recurs at every table of an event.
+Small on purpose (a hand costs about 1 KB): it only has to span one event's boards."""
 _SPADES, _HEARTS, _DIAMONDS, _CLUBS = _CARDS_BY_SUIT
 
 
