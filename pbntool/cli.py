@@ -7,15 +7,17 @@ summaries to stderr, so pipelines stay clean.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import signal
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Annotated, TextIO
+from typing import Annotated, Any, TextIO, TypeVar, cast
 
 import typer
 
@@ -103,6 +105,25 @@ class Report:
         return f"pbntool: {files}, {boards}: {counts}{unreadable}"
 
 
+CommandT = TypeVar("CommandT", bound=Callable[..., None])
+EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE
+
+
+def _pipe_safe(command: CommandT) -> CommandT:
+    """End quietly with 141, as Unix tools do, when the reader of stdout goes away
+    (``pbntool validate big/ | head``); click would otherwise exit 1, which means findings."""
+
+    @functools.wraps(command)
+    def guarded(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except BrokenPipeError:
+            _silence_stdout()
+            raise typer.Exit(EXIT_CLOSED_PIPE) from None
+
+    return cast(CommandT, guarded)
+
+
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 or noun == "info" else "s")
 
@@ -145,6 +166,7 @@ def _print_diagnostic(diagnostic: Diagnostic, form: OutputFormat, stream: TextIO
 
 
 @app.command()
+@_pipe_safe
 def validate(
     paths: Paths,
     output_format: Annotated[
@@ -180,6 +202,7 @@ def validate(
 
 
 @app.command()
+@_pipe_safe
 def convert(
     paths: Paths,
     to: Annotated[ConvertFormat, typer.Option("--to", help="Output format.")],
@@ -229,6 +252,7 @@ def _boards_reporting(
 
 
 @app.command()
+@_pipe_safe
 def score(
     paths: Paths,
     output_format: Annotated[
@@ -258,6 +282,7 @@ def score(
 
 
 @app.command()
+@_pipe_safe
 def show(
     path: Annotated[str, typer.Argument(help="A PBN file, or - for stdin.")],
     board: Annotated[
@@ -314,16 +339,14 @@ def main() -> None:
     try:
         app()
     except BrokenPipeError:
-        # e.g. `pbntool validate big/ | head`: stop writing, exit like other Unix tools.
         _silence_stdout()
-        sys.exit(141)
+        sys.exit(EXIT_CLOSED_PIPE)
     except KeyboardInterrupt:
         sys.exit(128 + signal.SIGINT)
 
 
 def _silence_stdout() -> None:
-    import os
-
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

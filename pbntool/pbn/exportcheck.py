@@ -100,13 +100,14 @@ def _check_order(board: Board, first: tuple[str, int]) -> list[Diagnostic]:
 
 def _tag_after_sections(board: Board) -> str | None:
     """The first identification tag written after the Auction or Play section, if any."""
+    sections = {table.name for table in board.tables} | TABLE_TAGS | {"Note"}
     in_sections = False
     for tag in board.tags:
         if tag.inherited:
             continue
         if tag.name in ("Auction", "Play"):
             in_sections = True
-        elif in_sections and tag.name != "Note" and tag.name not in TABLE_TAGS:
+        elif in_sections and tag.name not in sections:
             return tag.name
     return None
 
