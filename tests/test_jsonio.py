@@ -7,9 +7,7 @@ from collections.abc import Iterator
 
 from pbntool.jsonio import board_to_dict, dumps_line, iter_json_lines
 from pbntool.model import (
-    Action,
     Auction,
-    Bid,
     Board,
     Card,
     Comment,
@@ -17,7 +15,6 @@ from pbntool.model import (
     Contract,
     Deal,
     Doubling,
-    Hand,
     Note,
     Play,
     Result,
@@ -32,33 +29,7 @@ from pbntool.model import (
     Vulnerability,
 )
 
-PASS, DOUBLE = Action.PASS, Action.DOUBLE
-
-
-def hand(text: str) -> Hand:
-    return Hand.parse_suits(*text.split("."))
-
-
-def bid(text: str) -> Bid:
-    return Bid.of(int(text[0]), Strain.from_text(text[1:]))
-
-
-def trick(first: Seat, *cards: str | None) -> tuple[Slot, Slot, Slot, Slot]:
-    """A trick given in column order from ``first`` (None = ``-``), stored by seat."""
-    slots: list[Slot] = [None] * 4
-    for step, text in enumerate(cards):
-        slots[first.next(step)] = None if text is None else Card.parse(text)
-    return (slots[0], slots[1], slots[2], slots[3])
-
-
-DEAL_18 = Deal(
-    (
-        hand("QT6.QT7.KQ753.T5"),
-        hand("2.A932.J864.QJ96"),
-        hand("AJ98743.5.AT9.AK"),
-        hand("K5.KJ864.2.87432"),
-    )
-)
+from builders import CALLS_18, DEAL_18, PASS, PLAY_18, bid, hand, trick
 
 
 def section_18_1_board() -> Board:
@@ -76,21 +47,8 @@ def section_18_1_board() -> Board:
         dealer=Seat.SOUTH,
         vulnerability=Vulnerability.ALL,
         deal=DEAL_18,
-        auction=Auction(
-            Seat.SOUTH,
-            (bid("1S"), bid("2H"), bid("3H"), bid("4H"), bid("4S"), PASS, PASS, DOUBLE)
-            + (PASS,) * 3,
-            notes=(Note(1, "limit raise or better in spades"),),
-        ),
-        play=Play(
-            Seat.WEST,
-            (
-                trick(Seat.WEST, "D2", "D3", "DJ", "DA"),
-                trick(Seat.WEST, "S5", "S6", "S2", "SA"),
-                trick(Seat.WEST, "SK", "SQ", "H2", "S3"),
-            ),
-            end=SectionEnd.STOP,
-        ),
+        auction=Auction(Seat.SOUTH, CALLS_18, notes=(Note(1, "limit raise or better in spades"),)),
+        play=PLAY_18,
         contract=Contract(4, Strain.SPADES, Doubling.DOUBLED),
         declarer=Seat.SOUTH,
         result=Result(11),

@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 
 import pytest
+from lark import Lark
 
 from pbntool import pbn
 from pbntool.diagnostics import Diagnostic
+from pbntool.grammars import grammar_text, load_parser
 from pbntool.model import (
     Action,
     Bid,
@@ -443,3 +445,24 @@ def test_positions_point_into_the_file_across_games() -> None:
     result = pbn.parse(text, "x.pbn")
     [finding] = [d for d in result.diagnostics if d.code == "PBN104"]
     assert (finding.file, finding.line, finding.column, finding.board) == ("x.pbn", 5, 14, 2)
+
+
+# --- the grammar's lexer ------------------------------------------------------------------
+
+
+def _tokens(parser: Lark, text: str) -> list[tuple[str, str, int | None]]:
+    return [(t.type, str(t), t.start_pos) for t in parser.parse(text).children]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[Board "1"] [Dealer "N"]\n[Auction "N"]\n1C =1= ! $3 Pass\n*\n[Note "1:x"]',
+        '% PBN 2.1\n{c\n[x]} ; line\n[Play "W"]\nSA - - -\n+ "str" ] % stray\n[bad\n',
+        '[Event "a\\"b\\\\"]\n\t[ ScoreTable "Rank\\2R;Names"]\n 1 "A;B"\n{unclosed\n',
+        '\x00\x1a random ]]] [[[ """ %%% {{{ }}} ;;;',
+    ],
+)
+def test_the_scanner_lexer_gives_the_tokens_of_larks_own_lexer(text: str) -> None:
+    standard = Lark(grammar_text("pbn"), parser="lalr", lexer="contextual")
+    assert _tokens(load_parser("pbn"), text) == _tokens(standard, text)

@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 
 from pbntool.model import (
-    Action,
     Annotation,
     Auction,
-    Bid,
     Board,
     Call,
     Card,
@@ -22,7 +20,6 @@ from pbntool.model import (
     Contract,
     Deal,
     Doubling,
-    Hand,
     Note,
     Play,
     Result,
@@ -49,32 +46,17 @@ from pbntool.pbn.writer import (
     iter_dump,
 )
 
+from builders import CALLS_18, DEAL_18, PASS, PLAY_18, bid, hand, trick
+
 LF = WriteOptions(line_ending="\n")
 HEADER = "% PBN 2.1\n% EXPORT\n%Content-type: text/x-pbn; charset=UTF-8\n"
-PASS, DOUBLE = Action.PASS, Action.DOUBLE
 
 
 # --- building boards by hand -----------------------------------------------------------------
 
 
-def hand(text: str) -> Hand:
-    return Hand.parse_suits(*text.split("."))
-
-
-def bid(text: str) -> Bid:
-    return Bid.of(int(text[0]), Strain.from_text(text[1:]))
-
-
 def card(text: str) -> Card:
     return Card.parse(text)
-
-
-def trick(first: Seat, *cards: str | None) -> tuple[Slot, Slot, Slot, Slot]:
-    """A trick given in column order from ``first`` (None = ``-``), stored by seat."""
-    slots: list[Slot] = [None] * 4
-    for step, text in enumerate(cards):
-        slots[first.next(step)] = None if text is None else card(text)
-    return (slots[0], slots[1], slots[2], slots[3])
 
 
 def tags(*pairs: tuple[str, str]) -> tuple[Tag, ...]:
@@ -85,28 +67,11 @@ SCORE_TABLE_HEADER = (
     "PairId_NS\\2R;PairId_EW\\2R;Contract\\4L;Declarer\\1R;Result\\2R;Score_NS\\5R;"
     "MP_NS\\3R;MP_EW\\3R"
 )
-DEAL_18 = Deal(
-    (
-        hand("QT6.QT7.KQ753.T5"),
-        hand("2.A932.J864.QJ96"),
-        hand("AJ98743.5.AT9.AK"),
-        hand("K5.KJ864.2.87432"),
-    )
-)
 AUCTION_18 = Auction(
     Seat.SOUTH,
-    (bid("1S"), bid("2H"), bid("3H"), bid("4H"), bid("4S"), PASS, PASS, DOUBLE, PASS, PASS, PASS),
+    CALLS_18,
     annotations=((2, Annotation(note=1)),),
     notes=(Note(1, "limit raise or better in spades"),),
-)
-PLAY_18 = Play(
-    Seat.WEST,
-    (
-        trick(Seat.WEST, "D2", "D3", "DJ", "DA"),
-        trick(Seat.WEST, "S5", "S6", "S2", "SA"),
-        trick(Seat.WEST, "SK", "SQ", "H2", "S3"),
-    ),
-    end=SectionEnd.STOP,
 )
 
 

@@ -50,6 +50,8 @@ from pbntool.rules import (
     trick_winner,
 )
 
+from builders import bid, hand
+
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 
 # --- Building boards from PBN-like text ---------------------------------------------------------
@@ -60,8 +62,8 @@ def deal(text: str) -> Deal:
     first, hands = text.split(":")
     seats = [Seat.from_letter(first).next(step) for step in range(4)]
     by_seat: dict[Seat, Hand | None] = {}
-    for seat, hand in zip(seats, hands.split(" "), strict=True):
-        by_seat[seat] = None if hand == "-" else Hand.parse_suits(*hand.split("."))
+    for seat, suits in zip(seats, hands.split(" "), strict=True):
+        by_seat[seat] = None if suits == "-" else hand(suits)
     return Deal((by_seat[N], by_seat[E], by_seat[S], by_seat[W]))
 
 
@@ -82,7 +84,7 @@ def call(word: str) -> Call | Token:
     if word in actions:
         return actions[word]
     if word[0] in "1234567":
-        return Bid.of(int(word[0]), Strain.from_text(word[1:]))
+        return bid(word)
     return Token(word)
 
 

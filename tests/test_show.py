@@ -8,47 +8,25 @@ import pytest
 
 from pbntool import show
 from pbntool.model import (
-    Action,
     Annotation,
     Auction,
-    Bid,
     Board,
-    Card,
     Contract,
     Deal,
     Doubling,
-    Hand,
     Note,
     Play,
     Result,
     Score,
     Seat,
-    SectionEnd,
     Side,
-    Slot,
     Strain,
     Tag,
     Vulnerability,
 )
 from pbntool.show import render_board
 
-PASS, DOUBLE = Action.PASS, Action.DOUBLE
-
-
-def hand(text: str) -> Hand:
-    return Hand.parse_suits(*text.split("."))
-
-
-def bid(text: str) -> Bid:
-    return Bid.of(int(text[0]), Strain.from_text(text[1:]))
-
-
-def trick(first: Seat, *cards: str | None) -> tuple[Slot, Slot, Slot, Slot]:
-    """A trick given in column order from ``first`` (None = ``-``), stored by seat."""
-    slots: list[Slot] = [None] * 4
-    for step, text in enumerate(cards):
-        slots[first.next(step)] = None if text is None else Card.parse(text)
-    return (slots[0], slots[1], slots[2], slots[3])
+from builders import CALLS_18, DEAL_18, DOUBLE, PASS, PLAY_18, bid, hand, trick
 
 
 def section_18_1_board() -> Board:
@@ -63,30 +41,14 @@ def section_18_1_board() -> Board:
         number=7,
         dealer=Seat.SOUTH,
         vulnerability=Vulnerability.ALL,
-        deal=Deal(
-            (
-                hand("QT6.QT7.KQ753.T5"),
-                hand("2.A932.J864.QJ96"),
-                hand("AJ98743.5.AT9.AK"),
-                hand("K5.KJ864.2.87432"),
-            )
-        ),
+        deal=DEAL_18,
         auction=Auction(
             Seat.SOUTH,
-            (bid("1S"), bid("2H"), bid("3H"), bid("4H"), bid("4S"), PASS, PASS, DOUBLE)
-            + (PASS,) * 3,
+            CALLS_18,
             annotations=((2, Annotation(note=1)),),
             notes=(Note(1, "limit raise or better in \\Ss"),),
         ),
-        play=Play(
-            Seat.WEST,
-            (
-                trick(Seat.WEST, "D2", "D3", "DJ", "DA"),
-                trick(Seat.WEST, "S5", "S6", "S2", "SA"),
-                trick(Seat.WEST, "SK", "SQ", "H2", "S3"),
-            ),
-            end=SectionEnd.STOP,
-        ),
+        play=PLAY_18,
         contract=Contract(4, Strain.SPADES, Doubling.DOUBLED),
         declarer=Seat.SOUTH,
         result=Result(11),

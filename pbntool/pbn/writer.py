@@ -46,6 +46,7 @@ from pbntool.model import (
     Tag,
     Token,
 )
+from pbntool.pbn.tags import MANDATORY_TAGS
 
 __all__ = [
     "MANDATORY_TAGS",
@@ -58,25 +59,6 @@ __all__ = [
     "is_header_escape",
     "iter_dump",
 ]
-
-MANDATORY_TAGS: tuple[str, ...] = (
-    "Event",
-    "Site",
-    "Date",
-    "Board",
-    "West",
-    "North",
-    "East",
-    "South",
-    "Dealer",
-    "Vulnerable",
-    "Deal",
-    "Scoring",
-    "Declarer",
-    "Contract",
-    "Result",
-)
-"""The Mandatory Tag Set of PBN 2.0/2.1, in export order."""
 
 _CHARSETS = ("UTF-8", "ISO-8859-1")
 _LINE_ENDINGS = ("\r\n", "\n", "\r")
