@@ -435,12 +435,12 @@ def _decode_auction(game: _Game, dealer: Seat | None) -> Auction | None:
 
 def _check_prerequisites(game: _Game, section: RawTag, needed: tuple[str, ...]) -> None:
     """PBN124: tags a section needs must come before it (a ``##`` default counts as given)."""
-    given = set(game.context.defaults)
-    for raw_tag in game.raw.tags:
-        if raw_tag is section:
-            break
-        given.add(raw_tag.name)
-    missing = [name for name in needed if name not in given]
+    seen, defaults = game.source.tags, game.context.defaults
+    missing = [
+        name
+        for name in needed
+        if name not in defaults and not (name in seen and seen[name][0] < section.offset)
+    ]
     if missing:
         game.diagnostics.append(
             PBN124.at(

@@ -19,6 +19,8 @@ __all__ = ["check_export"]
 
 _MANDATORY_ORDER = {name: index for index, name in enumerate(MANDATORY_TAGS)}
 _TOKENS = re.compile(r"\S+")
+_SECTION_TAGS = frozenset({"Auction", "Play"})
+_SECTION_LIKE = TABLE_TAGS | {"Note"}
 
 
 def check_export(
@@ -32,7 +34,7 @@ def check_export(
         found.append(EXP001.at(first, detail="line ends are LF; export format uses CRLF"))
     if "\t" in text:
         found.append(EXP001.at(("offset", text.index("\t")), detail="tab character"))
-    misplaced = next((tag for tag in raw.tags if not _starts_line(text, tag.offset)), None)
+    misplaced = next((tag for tag in raw.tags if tag.offset and text[tag.offset - 1] != "\n"), None)
     if misplaced is not None:
         detail = f"tag {misplaced.name} does not start its own line"
         found.append(EXP001.at(("offset", misplaced.offset), detail=detail))
@@ -40,10 +42,6 @@ def check_export(
     found.extend(_check_order(board, first))
     found.extend(_check_values(board, resolved))
     return found
-
-
-def _starts_line(text: str, offset: int) -> bool:
-    return offset == 0 or text[offset - 1] == "\n"
 
 
 def _check_sections(raw: RawGame) -> list[Diagnostic]:
@@ -75,41 +73,38 @@ def _section_problem(tag: RawTag) -> tuple[int, str] | None:
     return None
 
 
+_PLAIN_SECTION = re.compile(r"(?:\S+(?: \S+){0,3} *\n)*(?:\S+(?: \S+){0,3} *)?")
+
+
 def _plain_export_lines(text: str) -> bool:
     """True when every line has at most four single-spaced tokens (the usual case), so the
     careful per-token scan can be skipped."""
-    for line in text.split("\n"):
-        body = line.rstrip()
-        if body.count(" ") > 3 or "  " in body:
-            return False
-    return True
+    return _PLAIN_SECTION.fullmatch(text) is not None
 
 
 def _check_order(board: Board, first: tuple[str, int]) -> list[Diagnostic]:
+    """Mandatory tags in their order, and no identification tag after the sections."""
     found: list[Diagnostic] = []
-    positions = [_MANDATORY_ORDER.get(tag.name, -1) for tag in board.tags if not tag.inherited]
-    order = [position for position in positions if position >= 0]
-    if order != sorted(order):
+    sections = _SECTION_LIKE | {table.name for table in board.tables}
+    last, out_of_order, in_sections, late = -1, False, False, None
+    for tag in board.tags:
+        if tag.inherited:
+            continue
+        name = tag.name
+        position = _MANDATORY_ORDER.get(name, -1)
+        if position >= 0:
+            out_of_order = out_of_order or position < last
+            last = position
+        if name in _SECTION_TAGS:
+            in_sections = True
+        elif in_sections and late is None and name not in sections:
+            late = name
+    if out_of_order:
         found.append(EXP001.at(first, detail="mandatory tags are not in the export order"))
-    late = _tag_after_sections(board)
     if late is not None:
         detail = f"tag {late} comes after the auction or play section"
         found.append(EXP001.at(("tag", late), detail=detail))
     return found
-
-
-def _tag_after_sections(board: Board) -> str | None:
-    """The first identification tag written after the Auction or Play section, if any."""
-    sections = {table.name for table in board.tables} | TABLE_TAGS | {"Note"}
-    in_sections = False
-    for tag in board.tags:
-        if tag.inherited:
-            continue
-        if tag.name in ("Auction", "Play"):
-            in_sections = True
-        elif in_sections and tag.name not in sections:
-            return tag.name
-    return None
 
 
 def _check_values(board: Board, resolved: dict[str, str]) -> list[Diagnostic]:

@@ -215,13 +215,14 @@ class _Builder:
     def tag_run(self, token: Token) -> None:
         self.flush_stray()
         base = token.start_pos or 0
-        tags = self.tags
-        for match in tag_pair_patterns()[1].finditer(token):
-            name, string = match.group(1, 2)
-            value = string[1:-1]
-            if "\\" in value:
-                value = unescape(value)
-            tags.append(RawTag(name, value, base + match.start(), base + match.start(2) + 1))
+        pairs = [
+            (m.group(1), m.group(2)[1:-1], m.start(), m.start(2))
+            for m in tag_pair_patterns()[1].finditer(token)
+        ]
+        self.tags.extend(
+            RawTag(name, unescape(value), base + start, base + value_start + 1)
+            for name, value, start, value_start in pairs
+        )
 
     def data(self, kind: str, text: str, offset: int) -> None:
         if self.tags and self.tags[-1].data is not None:

@@ -146,7 +146,7 @@ def decode_deal(value: str) -> tuple[Deal | None, list[Problem], dict[Seat, int]
     body = text[2:]
     hands: list[Hand | None] = [None, None, None, None]
     offsets: dict[Seat, int] = {}
-    parts = [(m.group(), m.start()) for m in re.finditer(r"\S+", body)]
+    parts = _split_hands(body)
     gap = 0 if body[:1].isspace() else body.rstrip().find("  ")
     if gap >= 0:
         detail = "hands must be separated by exactly one space"
@@ -172,11 +172,41 @@ def decode_deal(value: str) -> tuple[Deal | None, list[Problem], dict[Seat, int]
     return deal, problems, offsets
 
 
-_CACHE_LIMIT = 4096
+_CACHE_LIMIT = 16_384
 _HAND_CACHE: dict[str, Hand] = {}
 """Hands recently read, by their text: the same deal recurs at every table of an event.
 Small on purpose (a hand costs about 1 KB): it only has to span one event's boards."""
-_SPADES, _HEARTS, _DIAMONDS, _CLUBS = _CARDS_BY_SUIT
+_HAND_CACHE_LIMIT = 4096
+
+
+def _split_hands(body: str) -> list[tuple[str, int]]:
+    """The hands of a Deal value with their offsets (the usual single spaces take a fast path)."""
+    if "  " not in body and not body[:1].isspace() and body == body.rstrip():
+        parts, start = [], 0
+        for text in body.split(" "):
+            parts.append((text, start))
+            start += len(text) + 1
+        return parts
+    return [(m.group(), m.start()) for m in _NON_BLANK.finditer(body)]
+
+
+_NON_BLANK = re.compile(r"\S+")
+_HOLDINGS: tuple[dict[str, tuple[Card, ...]], ...] = ({}, {}, {}, {})
+"""Per PBN suit position: the cards of each holding seen, by its text (``"AQ52"``).  There are
+only 8,192 holdings per suit in canonical order, and short ones recur in every deal."""
+
+
+def _holding(position: int, ranks: str) -> tuple[Card, ...]:
+    """The cards of one suit's holding; raises ``KeyError`` on a character that is no rank."""
+    cache = _HOLDINGS[position]
+    cards = cache.get(ranks)
+    if cards is None:
+        lookup = _CARDS_BY_SUIT[position]
+        cards = tuple([lookup[letter] for letter in ranks])
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[ranks] = cards
+    return cards
 
 
 def _decode_hand(
@@ -193,17 +223,17 @@ def _decode_hand(
         spades, hearts, diamonds, clubs = holdings
         try:
             cards = (
-                [_SPADES[c] for c in spades]
-                + [_HEARTS[c] for c in hearts]
-                + [_DIAMONDS[c] for c in diamonds]
-                + [_CLUBS[c] for c in clubs]
+                _holding(0, spades)
+                + _holding(1, hearts)
+                + _holding(2, diamonds)
+                + _holding(3, clubs)
             )
         except KeyError:
             pass  # suit letters, "10", or a bad rank: the careful path says which
         else:
             hand = Hand(frozenset(cards))
             if len(hand.cards) == len(cards):
-                if len(_HAND_CACHE) >= _CACHE_LIMIT:
+                if len(_HAND_CACHE) >= _HAND_CACHE_LIMIT:
                     _HAND_CACHE.clear()
                 _HAND_CACHE[text] = hand
                 return hand, []
