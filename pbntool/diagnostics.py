@@ -153,6 +153,13 @@ SRC005 = _code(
     "A control character other than tab, vertical tab and line ends.",
 )
 
+SRC006 = _code(
+    "SRC006",
+    INFO,
+    "{count} more {code} findings in this game are not listed",
+    "A game with more than 50 findings of one code lists the first 50 and counts the rest.",
+)
+
 # --- PBN0xx: PBN syntax -------------------------------------------------------------------
 PBN001 = _code(
     "PBN001",
@@ -279,7 +286,7 @@ PBN112 = _code(
 PBN113 = _code(
     "PBN113",
     WARNING,
-    "{name} may not be inherited with {value}; took the previous game's value",
+    "{name} may not be inherited with {value}; {action}",
     "`#`/`##` on Dealer, Vulnerable, Deal, Declarer, Contract, Auction, Play or Note.",
 )
 PBN114 = _code(
@@ -419,6 +426,13 @@ PBN136 = _code(
     WARNING,
     "{token} repeats the annotation already given by a suffix on this {item}",
     'A suffix and its equivalent NAG on the same call or card (the verifier\'s "Double nag").',
+)
+
+PBN137 = _code(
+    "PBN137",
+    WARNING,
+    "second {name} tag after the {section}: read as a new game (no blank line before it?)",
+    "Two games with no semi-empty line between them; the second is read as a game of its own.",
 )
 
 # --- EXP: export-format rules, checked when the file says `% EXPORT` ------------------------

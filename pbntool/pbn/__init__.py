@@ -7,18 +7,18 @@
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
 import traceback
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from pbntool.diagnostics import INT001, SRC001, SRC002, SRC004, SRC005, Diagnostic
+from pbntool.diagnostics import INT001, SRC001, SRC002, SRC004, SRC005, SRC006, Diagnostic
 from pbntool.model import Board
 from pbntool.pbn.decode import FileContext, SourceMap, decode_game
-from pbntool.pbn.reader import GameBlock, parse_block, split_games
+from pbntool.pbn.reader import GameBlock, RawGame, parse_block, split_games, split_run_on_games
 from pbntool.pbn.writer import WriteOptions, dump, dumps, iter_dump
 from pbntool.records import ParseResult, Record, collect, place, strict_boards
 from pbntool.source import DecodedText, EncodingEvent
@@ -35,7 +35,6 @@ __all__ = [
     "read_file",
 ]
 
-_DOS_EOF = "\x1a"
 # At most 255 characters per line, the line end included (CRLF in export format).
 _LONG_LINE_CRLF = re.compile(r"[^\n]{254,}")
 _LONG_LINE_LF = re.compile(r"[^\n]{255,}")
@@ -59,13 +58,12 @@ def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
         while reported < len(text.events) and text.events[reported].line <= last_line:
             yield _encoding_record(text.events[reported], name)
             reported += 1
+        context.lf_only = text.lf_only
         try:
-            context.lf_only = text.lf_only
-            record = _read_block(block, context)
+            records = _read_block(block, context)
         except Exception as error:  # a bug of ours must cost one game, not the file
-            record = _internal_error(block, name, error)
-        if record is not None:
-            yield record
+            records = [_internal_error(block, name, error)]
+        yield from records
     for event in text.events[reported:]:
         yield _encoding_record(event, name)
 
@@ -88,27 +86,58 @@ def _place(diagnostic: Diagnostic, name: str, line: int, column: int | None) -> 
     )
 
 
-def _read_block(block: GameBlock, context: FileContext) -> Record | None:
-    if block.text.endswith(_DOS_EOF):
-        # Ctrl-Z ends files written by DOS programs: a marker, not content.
-        block = dataclasses.replace(block, text=block.text.rstrip(_DOS_EOF))
-        if not block.text.strip():
-            return None
-    raw = parse_block(block)
+def _read_block(block: GameBlock, context: FileContext) -> list[Record]:
+    """The records of one block: normally one game, more when games ran together."""
+    records = []
+    games = split_run_on_games(parse_block(block))
+    for number, raw in enumerate(games):
+        extra = _text_checks(block, context.lf_only) if number == 0 else []
+        record = _read_game(raw, context, extra)
+        if record is not None:
+            records.append(record)
+    return records
+
+
+def _read_game(raw: RawGame, context: FileContext, extra: list[Diagnostic]) -> Record | None:
+    block = raw.block
     decoded = decode_game(raw, context)
     if decoded is None:
         source, board, found = SourceMap(block), None, raw.diagnostics
     else:
         source, board, found = decoded.source, decoded.board, decoded.diagnostics
-    found.extend(_text_checks(block, context.lf_only))
+    found.extend(extra)
     if board is None and not found:
         return None
+    line = source.position(raw.start)[0] if raw.start else block.first_line
     number = board.number if board is not None else None
     placed = sorted(
-        (place(d, context.name, block.first_line, source, number) for d in found),
+        (place(d, context.name, line, source, number) for d in _capped(found)),
         key=_position,
     )
-    return Record(board, tuple(placed), context.name, block.first_line, source)
+    return Record(board, tuple(placed), context.name, line, source)
+
+
+MAX_PER_CODE = 50
+"""A game lists at most this many findings of one code (garbage input can make millions)."""
+
+
+def _capped(found: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings, with any code past ``MAX_PER_CODE`` replaced by one SRC006 count."""
+    if len(found) <= MAX_PER_CODE:
+        return found
+    counts = Counter(d.code for d in found)
+    if max(counts.values()) <= MAX_PER_CODE:
+        return found
+    kept: list[Diagnostic] = []
+    seen: Counter[str] = Counter()
+    for diagnostic in found:
+        seen[diagnostic.code] += 1
+        if seen[diagnostic.code] <= MAX_PER_CODE:
+            kept.append(diagnostic)
+        elif seen[diagnostic.code] == MAX_PER_CODE + 1:
+            extra = counts[diagnostic.code] - MAX_PER_CODE
+            kept.append(SRC006.at(diagnostic.path, count=extra, code=diagnostic.code))
+    return kept
 
 
 def _position(diagnostic: Diagnostic) -> tuple[int, int]:

@@ -73,6 +73,10 @@ from pbntool.rules import auction_outcome
 
 __all__ = ["DecodedGame", "FileContext", "SourceMap", "decode_game"]
 
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
+_SIDE_NUMBER = re.compile(
+    rf"(?:{_NUMBER}|(?:NS|EW)\s*{_NUMBER}(?:\s*(?:NS|EW)\s*{_NUMBER})?)", re.I
+)
 _VERSION_LINE = re.compile(r"\s*PBN\s+(\d+)\.(\d+)", re.I)
 _EXPORT_LINE = re.compile(r"\s*EXPORT\s*$", re.I)
 
@@ -288,8 +292,13 @@ def _inherit(game: _Game, raw_tag: RawTag) -> str:
     if name in FORBIDDEN_INHERITANCE:
         if name == "Deal" and value == "#":
             game.diagnostics.append(PBN132.at(where))
+        elif value.startswith("##"):
+            action = "the value is used for this game only"
+            game.diagnostics.append(PBN113.at(where, name=name, value=f'"{value}"', action=action))
+            return value[2:]
         else:
-            game.diagnostics.append(PBN113.at(where, name=name, value=f'"{value}"'))
+            action = "the previous game's value is used"
+            game.diagnostics.append(PBN113.at(where, name=name, value=f'"{value}"', action=action))
     if value.startswith("##"):
         context.defaults[name] = value[2:]
         return value[2:]
@@ -375,11 +384,10 @@ def _is_end_position(deal: Deal | None, contract: Contract | None) -> bool:
 
 def _decode_side_number(name: str, value: str) -> list[values.Problem]:
     """ScoreIMP/ScoreMP/ScorePercentage/OptimumScore: side-score forms, decimals allowed."""
-    if value.strip() in values.UNKNOWN_VALUES:
+    text = value.strip()
+    if text in values.UNKNOWN_VALUES:
         return []
-    number = r"[+-]?(?:\d+\.?\d*|\.\d+)"
-    form = rf"\s*(?:{number}|(?:NS|EW)\s*{number}(?:\s*(?:NS|EW)\s*{number})?)\s*"
-    if re.fullmatch(form, value, re.I) is None:
+    if len(text) > 40 or _SIDE_NUMBER.fullmatch(text) is None:
         return [values.Problem(PBN110, {"name": name, "value": f'"{value}"'})]
     if "+" in value:
         return [values.Problem(PBN111, {"name": name, "value": f'"{value}"'})]
@@ -505,6 +513,7 @@ def _attach_notes(
     if "Note" not in game.first and not referenced:
         return notes["auction"], notes["play"]
     section = "identification"
+    indices: dict[str, set[int]] = {"auction": set(), "play": set()}
     used_auction = game.auction_data.references if game.auction_data else {}
     used_play = game.play_data.references if game.play_data else {}
     for raw_tag in game.raw.tags:
@@ -538,19 +547,19 @@ def _attach_notes(
             )
         if target == "auction" and auction is None and play is not None:
             target = "play"
-        if any(given.index == note.index for given in notes[target]):
+        if note.index in indices[target]:
             game.diagnostics.append(
                 PBN135.at(("offset", raw_tag.offset), index=note.index, section=target)
             )
         notes[target].append(note)
+        indices[target].add(note.index)
         game.source.notes.setdefault((target, note.index), raw_tag.offset)
     for section_name, used, given in (
         ("auction", used_auction, notes["auction"]),
         ("play", used_play, notes["play"]),
     ):
-        indices = {note.index for note in given}
         for index, offset in used.items():
-            if index not in indices:
+            if index not in indices[section_name]:
                 game.diagnostics.append(PBN121.at(("offset", offset), index=index))
         for note in given:
             if note.index not in used:
@@ -561,7 +570,11 @@ def _attach_notes(
 
 
 def _decode_tables(game: _Game) -> tuple[Table, ...]:
-    tables: list[Table] = []
+    tables: list[Table] = [
+        Table(tag.name, tag.value)  # a table header supplied by a "##" default, no rows
+        for tag in game.tags
+        if tag.inherited and tag.name in TABLE_TAGS
+    ]
     for raw_tag in game.raw.tags:
         if raw_tag.data is None and raw_tag.name not in TABLE_TAGS:
             continue

@@ -7,6 +7,7 @@ diagnostics.  Meaning (what a Deal or a call is) is the decoder's job.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Iterator
@@ -14,12 +15,20 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from pbntool.diagnostics import PBN001, PBN002, PBN003, PBN004, Diagnostic, Path
+from pbntool.diagnostics import PBN001, PBN002, PBN003, PBN004, PBN137, Diagnostic
 from pbntool.grammars import build_parser, load_parser
 from pbntool.model import Comment, CommentKind
 from pbntool.pbn.tags import KNOWN_TAGS, SECTION_TAGS
 
-__all__ = ["GameBlock", "Piece", "RawGame", "RawTag", "parse_block", "split_games"]
+__all__ = [
+    "GameBlock",
+    "Piece",
+    "RawGame",
+    "RawTag",
+    "parse_block",
+    "split_games",
+    "split_run_on_games",
+]
 
 MAX_BRACE_CHARS = 16 << 20
 """A brace comment longer than this is taken to be unterminated (bounds memory)."""
@@ -29,7 +38,10 @@ MAX_BRACE_CHARS = 16 << 20
 _SEPARATOR = re.compile(r"\n(?:[ \t]*\n)+")
 _LEADING_BLANK_LINES = re.compile(r"(?:[ \t]*\n)+")
 # What can hide a "{" from the brace scanner: strings, ";" comments, escape lines.
-_BRACE_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|;[^\n]*|\{[^}]*\}?|^%[^\n]*', re.M)
+_BRACE_SCAN = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|;[^\n]*|\{[^}]*\}?|^%[^\n]*', re.M)
+_DOS_EOF = "\x1a"
+# The parts of a malformed tag pair (a BAD_TAG token holds no newline, "[" or inner "]").
+_BAD_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]*)[ \t]*("?)([^"\]]*)("?)[^\]]*(\]?)$')
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +75,17 @@ class _Splitter:
     """File line number of ``text[0]``."""
     base: int = 0
     """File offset of ``text[0]`` (to remember stray braces across chunks)."""
-    stray_braces: set[int] = field(default_factory=set)
+    stray_braces: list[int] = field(default_factory=list)
+    """File offsets of ``{`` read as stray characters, in increasing order."""
+    stray_set: set[int] = field(default_factory=set)
+    no_comments_from: float = float("inf")
+    """File offset after which no ``}`` exists, so no ``{`` can open a comment."""
 
     def feed(self, chunk: str, final: bool) -> Iterator[GameBlock]:
         text = self.text + chunk if self.text else chunk
+        if final:
+            # Ctrl-Z ends files written by DOS programs: a marker, not content.
+            text = text.rstrip(_DOS_EOF)
         start = self._skip_blank_lines(text, 0)
         while start < len(text):
             end, resume = self._game_end(text, start, final)
@@ -100,23 +119,33 @@ class _Splitter:
             if close >= 0:
                 position = close + 1
                 continue
-            if final or len(text) - brace > MAX_BRACE_CHARS:
-                self.stray_braces.add(self.base + brace)
-                position = start
-                continue
-            return -1, -1
+            if not final and len(text) - brace <= MAX_BRACE_CHARS:
+                return -1, -1
+            # Never closed: read this "{" as a stray character and go on after it.  With no
+            # "}" anywhere after it, no later "{" can open a comment either (this keeps a file
+            # of a million "{" linear).
+            self._mark_stray(self.base + brace)
+            if final:
+                self.no_comments_from = min(self.no_comments_from, self.base + brace)
+            position = brace + 1
+
+    def _mark_stray(self, offset: int) -> None:
+        if offset not in self.stray_set:
+            self.stray_set.add(offset)
+            bisect.insort(self.stray_braces, offset)
 
     def _open_brace(self, text: str, position: int, limit: int) -> int:
         """Offset of a ``{`` between position and limit whose comment is not closed there."""
-        if text.find("{", position, limit) < 0:
+        stop = int(min(limit, self.no_comments_from - self.base))
+        if stop <= position or text.find("{", position, stop) < 0:
             return -1
         while True:
-            match = _BRACE_SCAN.search(text, position, limit)
+            match = _BRACE_SCAN.search(text, position, stop)
             if match is None:
                 return -1
             token = match.group()
             if token[0] == "{":
-                if self.base + match.start() in self.stray_braces:
+                if self.base + match.start() in self.stray_set:
                     position = match.start() + 1
                     continue
                 if not token.endswith("}"):
@@ -125,11 +154,9 @@ class _Splitter:
 
     def _block(self, text: str, start: int, end: int) -> GameBlock:
         body = text[start:end].rstrip("\n")
-        strays = tuple(
-            offset - self.base - start
-            for offset in sorted(self.stray_braces)
-            if self.base + start <= offset < self.base + end
-        )
+        first = bisect.bisect_left(self.stray_braces, self.base + start)
+        last = bisect.bisect_left(self.stray_braces, self.base + end)
+        strays = tuple(offset - self.base - start for offset in self.stray_braces[first:last])
         return GameBlock(body, self.line, strays)
 
 
@@ -165,7 +192,8 @@ class RawGame:
     tags: list[RawTag]
     commentary: list[Comment]
     diagnostics: list[Diagnostic]
-    stray_offsets: list[int] = field(default_factory=list)
+    start: int = 0
+    """Offset in the block's text where this game starts (0 unless a block held two games)."""
 
 
 @functools.cache
@@ -212,12 +240,11 @@ class _Builder:
         else:
             last.comments.append(comment)
 
-    def tag_run(self, token: Token) -> None:
+    def tag_run(self, run: str, base: int) -> None:
         self.flush_stray()
-        base = token.start_pos or 0
         pairs = [
             (m.group(1), m.group(2)[1:-1], m.start(), m.start(2))
-            for m in tag_pair_patterns()[1].finditer(token)
+            for m in tag_pair_patterns()[1].finditer(run)
         ]
         self.tags.extend(
             RawTag(name, unescape(value), base + start, base + value_start + 1)
@@ -252,13 +279,11 @@ class _Builder:
         else:
             self.tags[-1].comments.append(comment)
 
-    def bad_tag(self, token: Token) -> None:
+    def bad_tag(self, text: str, offset: int) -> None:
         """Report a malformed tag pair and recover its name and value when we can."""
         self.flush_stray()
-        text = str(token)
-        offset = token.start_pos or 0
         shown = repr(text if len(text) <= 40 else text[:37] + "...")
-        match = re.match(r'\[\s*([A-Za-z0-9_]*)\s*("?)(.*?)("?)\s*(\]?)$', text, re.S)
+        match = _BAD_TAG_PARTS.match(text)
         if match and match.group(1) and match.group(2) and not match.group(4):
             self.diagnostics.append(PBN001.at(("offset", offset), text=shown))
             value = match.group(3)
@@ -302,42 +327,86 @@ def _bad_tag_detail(text: str) -> str:
 
 def parse_block(block: GameBlock) -> RawGame:
     """Parse one game into tags, section data and commentary; never raises on bad input."""
-    tokens = load_parser("pbn").parse(block.text).children
+    text = block.text
+    lexed = _without_unclosable_braces(text)
+    tokens = load_parser("pbn").parse(lexed).children
     builder = _Builder(block)
-    unclosed_offsets = _unclosed_offsets(block)
+    for offset in block.unclosed_braces:
+        builder.diagnostics.append(PBN003.at(("offset", offset), where="the input"))
     for token in tokens:
         assert isinstance(token, Token)
         kind = token.type
         offset = token.start_pos or 0
+        value = str(token) if lexed is text else text[offset : offset + len(token)]
         if kind == "TAGS":
-            builder.tag_run(token)
+            builder.tag_run(value, offset)
         elif kind == "DATA":
-            builder.data("data", str(token), offset)
+            builder.data("data", value, offset)
         elif kind == "STRING":
-            builder.data("string", str(token), offset)
+            builder.data("string", value, offset)
         elif kind == "BRACE_COMMENT":
-            builder.comment(Comment(str(token)[1:-1], CommentKind.BRACE), offset)
+            builder.comment(Comment(value[1:-1], CommentKind.BRACE), offset)
         elif kind == "LINE_COMMENT":
-            builder.comment(Comment(str(token)[1:], CommentKind.LINE), offset)
+            builder.comment(Comment(value[1:], CommentKind.LINE), offset)
         elif kind == "ESCAPE_LINE":
-            builder.comment(Comment(str(token)[1:], CommentKind.ESCAPE), offset)
+            builder.comment(Comment(value[1:], CommentKind.ESCAPE), offset)
         elif kind == "BAD_TAG":
-            builder.bad_tag(token)
-        elif offset in unclosed_offsets:
-            builder.diagnostics.append(PBN003.at(("offset", offset), where="the input"))
-            builder.add_stray(str(token), offset)
+            builder.bad_tag(value, offset)
         else:
-            builder.add_stray(str(token), offset)
+            builder.add_stray(value, offset)
     builder.flush_stray()
     return RawGame(block, builder.tags, builder.commentary, builder.diagnostics)
 
 
-def _unclosed_offsets(block: GameBlock) -> frozenset[int]:
-    return frozenset(block.unclosed_braces)
+def _without_unclosable_braces(text: str) -> str:
+    """The text to lex: a "{" after the last "}" can open no comment, so it is replaced by a
+    NUL, which the grammar reads as a stray character just like such a "{".  Without this,
+    every such "{" would make the lexer look to the end of the game for a "}" (quadratic).
+    Offsets are unchanged, and token values are taken from the original text."""
+    last_close = text.rfind("}")
+    if text.find("{", last_close + 1) < 0:
+        return text
+    return text[: last_close + 1] + text[last_close + 1 :].replace("{", "\x00")
 
 
-def diagnostic_offset(path: Path | None) -> int | None:
-    """The text offset a reader-level diagnostic points at."""
-    if path and path[0] == "offset":
-        return int(path[1])
-    return None
+_GAME_OPENERS = frozenset({"Event", "Board"})
+_GAME_BODY = frozenset({"Deal", "Auction", "Play"})
+
+
+def split_run_on_games(raw: RawGame) -> list[RawGame]:
+    """Games that were written with no blank line between them (PBN137).
+
+    A second Event or Board tag after the game already had its deal, auction or play cannot
+    belong to it: it opens the next game.  Reading it that way keeps that game's values,
+    which "first tag wins" would otherwise drop.
+    """
+    seen: set[str] = set()
+    body: str | None = None
+    for index, raw_tag in enumerate(raw.tags):
+        name = raw_tag.name
+        if name in _GAME_OPENERS and name in seen and body is not None:
+            return [_part(raw, 0, index, raw.start), *_rest(raw, index, name, body)]
+        seen.add(name)
+        if name in _GAME_BODY and body is None:
+            body = {"Deal": "deal", "Auction": "auction", "Play": "play"}[name]
+    return [raw]
+
+
+def _rest(raw: RawGame, index: int, name: str, body: str) -> list[RawGame]:
+    start = raw.tags[index].offset
+    rest = _part(raw, index, len(raw.tags), start)
+    rest.diagnostics.insert(0, PBN137.at(("offset", start), name=name, section=body))
+    return split_run_on_games(rest)
+
+
+def _part(raw: RawGame, first: int, last: int, start: int) -> RawGame:
+    """Tags ``first:last`` of ``raw`` as a game of their own, with the findings inside it."""
+    tags = raw.tags[first:last]
+    end = raw.tags[last].offset if last < len(raw.tags) else len(raw.block.text) + 1
+    inside = [d for d in raw.diagnostics if start <= _offset_of(d) < end]
+    return RawGame(raw.block, tags, raw.commentary if first == 0 else [], inside, start)
+
+
+def _offset_of(diagnostic: Diagnostic) -> int:
+    path = diagnostic.path
+    return int(path[1]) if path and path[0] == "offset" else 0

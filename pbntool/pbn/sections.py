@@ -85,9 +85,10 @@ for _card in Card._ALL.values():
         for _spelling in _case_variants(_card.suit.letter + "10"):
             _CARD_SPELLINGS[_spelling] = _card
 
-_ANNOTATION = re.compile(r"=\d+=|\$\d+|[!?]{1,2}")
+# Note references and NAGs are small numbers; longer digit runs are not annotations.
+_ANNOTATION = re.compile(r"=\d{1,9}=|\$\d{1,9}|[!?]{1,2}")
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-_PIECES = re.compile(r"=\d+=|\$\d+|[!?]{1,2}|\^[A-Za-z]?|[*+]|[A-Za-z0-9-]+|.", re.S)
+_PIECES = re.compile(r"=\d{1,9}=|\$\d{1,9}|[!?]{1,2}|\^[A-Za-z]?|[*+]|[A-Za-z0-9-]+|.", re.S)
 _WORDS = re.compile(r"\S+")
 
 
@@ -480,7 +481,7 @@ def _is_token_char(char: str) -> bool:
     return char.isalnum() or char in "-*+!?^"
 
 
-_NOTE = re.compile(r"\s*(\d+)\s*:(.*)", re.S)
+_NOTE = re.compile(r" *(\d{1,9}) *:(.*)", re.S)
 
 
 def decode_note(value: str) -> tuple[Note | None, list[Diagnostic]]:
@@ -495,7 +496,7 @@ def decode_note(value: str) -> tuple[Note | None, list[Diagnostic]]:
     return Note(index, match.group(2)), problems
 
 
-_COLUMN = re.compile(r"([+-]?)([^;\\]*)(?:\\(\d+)([LR]?))?")
+_COLUMN = re.compile(r"([+-]?)([^;\\]*)(?:\\(\d{1,9})([LR]?))?")
 
 
 def decode_table(

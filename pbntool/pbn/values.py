@@ -116,7 +116,7 @@ def decode_board_number(value: str) -> tuple[int | None, list[Problem]]:
     text = value.strip()
     if text in UNKNOWN_VALUES:
         return None, []
-    if text.isdigit() and text.isascii() and int(text) > 0:
+    if text.isdigit() and text.isascii() and len(text) <= 9 and int(text) > 0:
         return int(text), []
     return None, [Problem(PBN105, {"value": _quote(value)})]
 
@@ -278,14 +278,18 @@ def _decode_hand_carefully(
     return hand, problems
 
 
-_CONTRACT = re.compile(r"(?i)\s*(?:(pass)|([1-7])?\s*(nt|n|s|h|d|c)\s*(xx|x)?)\s*")
+# Short values (contract, result, scores) are matched only when short: no real one is longer,
+# and it keeps regular expressions and int() away from megabytes of garbage.
+_SHORT = 40
+_CONTRACT = re.compile(r"(?i)(?:(pass)|([1-7])?\s*(nt|n|s|h|d|c)\s*(xx|x)?)")
 
 
 def decode_contract(value: str) -> tuple[Contract | None, list[Problem]]:
     """``Pass`` or ``<level><strain>[X|XX]``; a bare strain is an end-position contract."""
-    if value.strip() in UNKNOWN_VALUES:
+    text = value.strip()
+    if text in UNKNOWN_VALUES:
         return None, []
-    match = _CONTRACT.fullmatch(value)
+    match = _CONTRACT.fullmatch(text) if len(text) <= _SHORT else None
     if match is None:
         return None, [Problem(PBN106, {"value": _quote(value)})]
     if match.group(1):
@@ -298,7 +302,7 @@ def decode_contract(value: str) -> tuple[Contract | None, list[Problem]]:
     return Contract(level, Strain.from_text(match.group(3)), doubling), problems
 
 
-_RESULT = re.compile(r"\s*(\^)?\s*(?:(\d+)|(NS|EW)\s*(\d+)(?:\s*(NS|EW)\s*(\d+))?)\s*", re.I)
+_RESULT = re.compile(r"(\^)?\s*(?:(\d+)|(NS|EW)\s*(\d+)(?:\s*(NS|EW)\s*(\d+))?)", re.I)
 
 
 def decode_result(value: str, declarer: Seat | None) -> tuple[int | None, bool, list[Problem]]:
@@ -307,9 +311,10 @@ def decode_result(value: str, declarer: Seat | None) -> tuple[int | None, bool, 
     Returns (tricks, irregular, problems); tricks is None when unknown or when a side form
     cannot be turned into declarer's tricks because the declarer is unknown.
     """
-    if value.strip() in UNKNOWN_VALUES:
+    text = value.strip()
+    if text in UNKNOWN_VALUES:
         return None, False, []
-    match = _RESULT.fullmatch(value)
+    match = _RESULT.fullmatch(text) if len(text) <= _SHORT else None
     if match is None:
         return None, False, [Problem(PBN109, {"value": _quote(value)})]
     irregular = bool(match.group(1))
@@ -326,16 +331,15 @@ def decode_result(value: str, declarer: Seat | None) -> tuple[int | None, bool, 
     return 13 - sides[other], irregular, []
 
 
-_SIDE_SCORE = re.compile(
-    r"\s*(?:([+-]?\d+)|(NS|EW)\s*([+-]?\d+)(?:\s*(NS|EW)\s*([+-]?\d+))?)\s*", re.I
-)
+_SIDE_SCORE = re.compile(r"(?:([+-]?\d+)|(NS|EW)\s*([+-]?\d+)(?:\s*(NS|EW)\s*([+-]?\d+))?)", re.I)
 
 
 def decode_score(name: str, value: str) -> tuple[Score | None, list[Problem]]:
     """A side-score: ``v`` (declarer's view), ``NS v``, ``EW v`` or both sides."""
-    if value.strip() in UNKNOWN_VALUES:
+    text = value.strip()
+    if text in UNKNOWN_VALUES:
         return None, []
-    match = _SIDE_SCORE.fullmatch(value)
+    match = _SIDE_SCORE.fullmatch(text) if len(text) <= _SHORT else None
     if match is None:
         return None, [Problem(PBN110, {"name": name, "value": _quote(value)})]
     problems = []

@@ -46,6 +46,7 @@ from pbntool.model import (
     Tag,
     Token,
 )
+from pbntool.pbn.sections import decode_note
 from pbntool.pbn.tags import MANDATORY_TAGS
 
 __all__ = [
@@ -61,6 +62,8 @@ __all__ = [
 ]
 
 _CHARSETS = ("UTF-8", "ISO-8859-1")
+_MAX_LINE = 255
+"""PBN's line limit: a wider column width cannot be meant, and is not padded to."""
 _LINE_ENDINGS = ("\r\n", "\n", "\r")
 
 
@@ -392,9 +395,9 @@ def _place_stray_notes(board: Board, has_notes: bool) -> tuple[tuple[Note, ...],
         return (), tuple(stray)
     adopted, orphans = [], []
     for tag in stray:
-        index, _, text = tag.value.partition(":")
-        if index.isdigit():
-            adopted.append(Note(int(index), text, tag.comments))
+        note, _ = decode_note(tag.value)
+        if note is not None:
+            adopted.append(Note(note.index, note.text, tag.comments))
         else:
             orphans.append(tag)
     return tuple(adopted), tuple(orphans)
@@ -412,8 +415,8 @@ def _stray_note_tags(board: Board) -> list[Tag]:
     for tag in board.tags:
         if tag.name != "Note" or tag.duplicate:
             continue
-        index, _, text = tag.value.partition(":")
-        key = (int(index) if index.strip().isdigit() else -1, text.strip())
+        note, _ = decode_note(tag.value)
+        key = (note.index, note.text.strip()) if note is not None else (-1, tag.value)
         if placed[key] > 0:
             placed[key] -= 1
         else:
@@ -601,19 +604,13 @@ def _write_play_section(out: _Lines, game: _Game) -> None:
 
 def _table_header(table: Table) -> str:
     if table.columns:
-        return ";".join(_column_text(column) for column in table.columns)
+        return ";".join(str(column) for column in table.columns)
     return table.header
-
-
-def _column_text(column: TableColumn) -> str:
-    """``[+|-]Name[\\width[L|R]]``, as ``TableColumn.__str__`` but tolerant of a None align."""
-    width = "" if column.width is None else f"\\{column.width}{column.align or ''}"
-    return f"{column.order or ''}{column.name}{width}"
 
 
 def _pad(element: str, column: TableColumn | None) -> str:
     """Pad to the column width: ``R`` pads before, ``L`` or nothing pads after."""
-    if column is None or column.width is None:
+    if column is None or column.width is None or column.width > _MAX_LINE:
         return element
     if column.align == "R":
         return element.rjust(column.width)

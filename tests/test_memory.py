@@ -1,0 +1,126 @@
+"""Reading streams: memory is bounded by the largest game, not by the size of the file.
+
+Two generated files (``generate.random_boards`` written with ``writer.iter_dump``): 2,000
+boards (about 1 MB) and 20,000 boards (about 11 MB; its first 2,000 boards are the small
+file).  Validating them record by record, without keeping the records, must reach about the
+same peak of Python memory (``tracemalloc``), and the ``pbntool validate`` process must stay
+far below 200 MB of resident memory (peak RSS from ``os.wait4``).  These measure memory, never
+time.  Generating the boards and tracing allocations over 22,000 boards take about a minute,
+hence the ``slow`` marker.
+"""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from pbntool import pbn
+from pbntool.generate import random_boards
+from pbntool.pbn.writer import dumps, iter_dump
+from pbntool.records import validate_record
+
+pytestmark = pytest.mark.slow
+
+SMALL, LARGE = 2_000, 20_000
+MiB = 1 << 20
+RSS_LIMIT = 200 * MiB
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
+    """Board count → file: 20,000 distinct boards, the first 2,000 of them in the small file."""
+    directory = tmp_path_factory.mktemp("memory")
+    paths = {SMALL: directory / f"{SMALL}.pbn", LARGE: directory / f"{LARGE}.pbn"}
+    with (
+        paths[SMALL].open("w", encoding="utf-8", newline="") as small,
+        paths[LARGE].open("w", encoding="utf-8", newline="") as large,
+    ):
+        # iter_dump yields the file header, then one string per game.
+        for index, text in enumerate(iter_dump(random_boards(2024, LARGE))):
+            large.write(text)
+            if index <= SMALL:
+                small.write(text)
+    return paths
+
+
+def _warm_up() -> None:
+    """Build the parser and fill the caches before measuring: they are not per-file costs."""
+    pbn.parse(dumps(random_boards(7, 20)), validate=True)
+    gc.collect()
+
+
+def validate_streaming(path: Path) -> int:
+    """Validate every record of the file, keeping none of them; the number of boards."""
+    boards = 0
+    for record in pbn.read_file(path):
+        validate_record(record)
+        if record.board is not None:
+            boards += 1
+    return boards
+
+
+def traced_peak(path: Path) -> tuple[int, int]:
+    """(boards, peak bytes of Python allocations) while validating the file."""
+    _warm_up()
+    tracemalloc.start()
+    try:
+        boards = validate_streaming(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return boards, peak
+
+
+def test_peak_python_memory_does_not_grow_with_the_file(generated: dict[int, Path]) -> None:
+    small_boards, small_peak = traced_peak(generated[SMALL])
+    large_boards, large_peak = traced_peak(generated[LARGE])
+    assert (small_boards, large_boards) == (SMALL, LARGE)
+    assert generated[LARGE].stat().st_size > 9 * generated[SMALL].stat().st_size
+    detail = f"peak {small_peak / MiB:.1f} MiB for {SMALL} boards, {large_peak / MiB:.1f} MiB"
+    assert large_peak < 1.5 * small_peak + MiB, detail
+
+
+def pbntool_command() -> list[str]:
+    """The installed console script next to this interpreter, else ``python -m pbntool``."""
+    script = Path(sys.executable).with_name("pbntool")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "pbntool"]
+
+
+# Linux keeps a process's peak RSS across exec, and a child forked (or vforked) from this
+# test process starts from this process's own peak, which after the corpus tests can be
+# hundreds of megabytes.  So a small launcher starts pbntool and reports its child's peak.
+LAUNCHER = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
+
+
+def peak_rss(arguments: list[str]) -> tuple[int, int]:
+    """(exit code, peak resident set size in bytes) of a ``pbntool`` run."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", LAUNCHER, *pbntool_command(), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    code, kilobytes = done.stdout.split()
+    return int(code), int(kilobytes) * 1024  # ru_maxrss is in kilobytes on Linux
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB: Linux")
+def test_validate_process_resident_memory(generated: dict[int, Path]) -> None:
+    small_code, small_rss = peak_rss(["validate", "-q", str(generated[SMALL])])
+    large_code, large_rss = peak_rss(["validate", "-q", str(generated[LARGE])])
+    assert small_code in (0, 1) and large_code in (0, 1)
+    detail = f"peak RSS {small_rss / MiB:.0f} MiB for {SMALL} boards, {large_rss / MiB:.0f} MiB"
+    assert large_rss < RSS_LIMIT, detail
+    assert large_rss < small_rss + 16 * MiB, detail
