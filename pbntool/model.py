@@ -9,7 +9,7 @@ declarer, result) are kept apart from what the Laws derive from them; the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import ClassVar, NamedTuple, TypeAlias
 
@@ -238,9 +238,14 @@ class Card:
 
     suit: Suit
     rank: Rank
+    bit: int = field(init=False, repr=False)
+    """``1 << (suit * 16 + rank)``: a set of cards is an int, one 16-bit field per suit."""
 
     _ALL: ClassVar[dict[tuple[int, int], Card]] = {}
     _BY_TEXT: ClassVar[dict[str, Card]] = {}
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bit", 1 << (self.suit * 16 + self.rank))
 
     @classmethod
     def of(cls, suit: Suit, rank: Rank) -> Card:
@@ -305,6 +310,11 @@ class Hand:
     """
 
     cards: frozenset[Card]
+    mask: int = field(init=False, repr=False, compare=False)
+    """The cards as one int (the sum of their ``Card.bit``), for fast set arithmetic."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mask", sum([card.bit for card in self.cards]))
 
     @classmethod
     def parse_suits(cls, spades: str, hearts: str, diamonds: str, clubs: str) -> Hand:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pbntool.diagnostics import (
@@ -320,8 +322,8 @@ def _build_board(game: _Game, commentary: tuple[Comment, ...]) -> Board:
     _report(game, problems, "Dealer")
     vulnerability, problems = values.decode_vulnerable(get("Vulnerable", ""))
     _report(game, problems, "Vulnerable")
-    deal, problems, hands = values.decode_deal(get("Deal", ""))
-    _report(game, problems, "Deal")
+    deal, deal_problems, hands = values.decode_deal(get("Deal", ""))
+    _report(game, deal_problems, "Deal")
     deal_offset = game.source.tags.get("Deal")
     if deal_offset:
         game.source.hands = {seat: deal_offset[1] + index for seat, index in hands.items()}
@@ -382,19 +384,20 @@ def _is_end_position(deal: Deal | None, contract: Contract | None) -> bool:
     return len(sizes) == 1 and sizes.pop() < 13
 
 
-def _decode_side_number(name: str, value: str) -> list[values.Problem]:
+@functools.lru_cache(maxsize=1024)
+def _decode_side_number(name: str, value: str) -> values.Problems:
     """ScoreIMP/ScoreMP/ScorePercentage/OptimumScore: side-score forms, decimals allowed."""
     text = value.strip()
     if text in values.UNKNOWN_VALUES:
-        return []
+        return ()
     if len(text) > 40 or _SIDE_NUMBER.fullmatch(text) is None:
-        return [values.Problem(PBN110, {"name": name, "value": f'"{value}"'})]
+        return (values.Problem(PBN110, {"name": name, "value": f'"{value}"'}),)
     if "+" in value:
-        return [values.Problem(PBN111, {"name": name, "value": f'"{value}"'})]
-    return []
+        return (values.Problem(PBN111, {"name": name, "value": f'"{value}"'}),)
+    return ()
 
 
-def _report(game: _Game, problems: list[values.Problem], tag: str) -> None:
+def _report(game: _Game, problems: Iterable[values.Problem], tag: str) -> None:
     for problem in problems:
         game.problem(problem, tag)
 

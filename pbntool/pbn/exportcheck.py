@@ -8,6 +8,7 @@ is an EXP001 warning, at most one per kind and game.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from pbntool.diagnostics import EXP001, Diagnostic
@@ -85,20 +86,9 @@ def _plain_export_lines(text: str) -> bool:
 def _check_order(board: Board, first: tuple[str, int]) -> list[Diagnostic]:
     """Mandatory tags in their order, and no identification tag after the sections."""
     found: list[Diagnostic] = []
-    sections = _SECTION_LIKE | {table.name for table in board.tables}
-    last, out_of_order, in_sections, late = -1, False, False, None
-    for tag in board.tags:
-        if tag.inherited:
-            continue
-        name = tag.name
-        position = _MANDATORY_ORDER.get(name, -1)
-        if position >= 0:
-            out_of_order = out_of_order or position < last
-            last = position
-        if name in _SECTION_TAGS:
-            in_sections = True
-        elif in_sections and late is None and name not in sections:
-            late = name
+    names = tuple(tag.name for tag in board.tags if not tag.inherited)
+    tables = frozenset(table.name for table in board.tables)
+    out_of_order, late = _order_problems(names, tables)
     if out_of_order:
         found.append(EXP001.at(first, detail="mandatory tags are not in the export order"))
     if late is not None:
@@ -119,3 +109,21 @@ def _check_values(board: Board, resolved: dict[str, str]) -> list[Diagnostic]:
         detail = f'Vulnerable "{vulnerable}" is not written as "{board.vulnerability.value}"'
         found.append(EXP001.at(("tag_value", "Vulnerable"), detail=detail))
     return found
+
+
+@functools.lru_cache(maxsize=256)
+def _order_problems(names: tuple[str, ...], tables: frozenset[str]) -> tuple[bool, str | None]:
+    """Whether the mandatory tags are out of order, and the first identification tag after
+    the sections.  Cached: the games of one file mostly share one tag layout."""
+    sections = _SECTION_LIKE | tables
+    last, out_of_order, in_sections, late = -1, False, False, None
+    for name in names:
+        position = _MANDATORY_ORDER.get(name, -1)
+        if position >= 0:
+            out_of_order = out_of_order or position < last
+            last = position
+        if name in _SECTION_TAGS:
+            in_sections = True
+        elif in_sections and late is None and name not in sections:
+            late = name
+    return out_of_order, late

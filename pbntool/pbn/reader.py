@@ -197,17 +197,20 @@ class RawGame:
 
 
 @functools.cache
-def tag_pair_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The grammar's TAG_PAIR pattern, and the same pattern with the name and the string as
-    groups 1 and 2, composed from the grammar's own TAG_NAME, STRING and blank terminals."""
-    pair_parser = build_parser("pbn", "tag_pair")
+def body_pattern() -> re.Pattern[str]:
+    """The items of a BODY token: group ``name`` and ``value`` for a tag pair, ``data`` for
+    section data.  Composed from the grammar's own TAG_NAME, STRING, DATA and blank
+    terminals, in the shape of its TAG_PAIR."""
+    parser = build_parser("pbn", "body_item")
 
     def pattern(name: str) -> str:
-        return pair_parser.get_terminal(name).pattern.to_regexp()
+        return parser.get_terminal(name).pattern.to_regexp()
 
     blank = f"(?:{pattern('_BLANK')})?"
-    grouped = rf"\[{blank}({pattern('TAG_NAME')}){blank}({pattern('STRING')}){blank}\]"
-    return re.compile(pattern("TAG_PAIR")), re.compile(grouped)
+    pair = (
+        rf"\[{blank}(?P<name>{pattern('TAG_NAME')}){blank}(?P<value>{pattern('STRING')}){blank}\]"
+    )
+    return re.compile(rf"{pair}|(?P<data>{pattern('DATA')})")
 
 
 _UNESCAPE = re.compile(r'\\(["\\])')
@@ -240,16 +243,23 @@ class _Builder:
         else:
             last.comments.append(comment)
 
-    def tag_run(self, run: str, base: int) -> None:
-        self.flush_stray()
-        pairs = [
-            (m.group(1), m.group(2)[1:-1], m.start(), m.start(2))
-            for m in tag_pair_patterns()[1].finditer(run)
-        ]
-        self.tags.extend(
-            RawTag(name, unescape(value), base + start, base + value_start + 1)
-            for name, value, start, value_start in pairs
-        )
+    def body(self, run: str, base: int) -> None:
+        """The tag pairs and section data of a BODY token, in order."""
+        tags = self.tags
+        for match in body_pattern().finditer(run):
+            data = match.group("data")
+            if data is None:
+                if self.stray_start >= 0:
+                    self.flush_stray()
+                start = match.start("value")
+                value = match.group("value")[1:-1]
+                if "\\" in value:
+                    value = unescape(value)
+                tags.append(
+                    RawTag(match.group("name"), value, base + match.start(), base + start + 1)
+                )
+            else:
+                self.data("data", data, base + match.start())
 
     def data(self, kind: str, text: str, offset: int) -> None:
         if self.tags and self.tags[-1].data is not None:
@@ -338,10 +348,8 @@ def parse_block(block: GameBlock) -> RawGame:
         kind = token.type
         offset = token.start_pos or 0
         value = str(token) if lexed is text else text[offset : offset + len(token)]
-        if kind == "TAGS":
-            builder.tag_run(value, offset)
-        elif kind == "DATA":
-            builder.data("data", value, offset)
+        if kind == "BODY":
+            builder.body(value, offset)
         elif kind == "STRING":
             builder.data("string", value, offset)
         elif kind == "BRACE_COMMENT":
@@ -380,6 +388,9 @@ def split_run_on_games(raw: RawGame) -> list[RawGame]:
     belong to it: it opens the next game.  Reading it that way keeps that game's values,
     which "first tag wins" would otherwise drop.
     """
+    names = [raw_tag.name for raw_tag in raw.tags]
+    if names.count("Event") < 2 and names.count("Board") < 2:
+        return [raw]  # the usual case, decided at C speed
     seen: set[str] = set()
     body: str | None = None
     for index, raw_tag in enumerate(raw.tags):

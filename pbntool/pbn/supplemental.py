@@ -7,11 +7,12 @@ way the value is kept as written.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
 from pbntool.diagnostics import PBN133, PBN134
-from pbntool.pbn.values import UNKNOWN_VALUES, Problem
+from pbntool.pbn.values import UNKNOWN_VALUES, Problem, Problems
 
 __all__ = ["SUPPLEMENTAL_CHECKS", "check_supplemental"]
 
@@ -126,9 +127,10 @@ SUPPLEMENTAL_CHECKS: dict[str, Check] = {
 """Tag name → check, for the supplemental tags whose values the standard constrains."""
 
 
-def check_supplemental(name: str, value: str) -> list[Problem]:
+@functools.lru_cache(maxsize=1024)
+def check_supplemental(name: str, value: str) -> Problems:
     """Problems with the value of a supplemental tag (none for unknown or unchecked tags)."""
     check = SUPPLEMENTAL_CHECKS.get(name)
     if check is None or value.strip() in UNKNOWN_VALUES or value.startswith("#"):
-        return []
-    return check(name, value.strip())
+        return ()
+    return tuple(check(name, value.strip()))

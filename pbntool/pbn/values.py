@@ -8,6 +8,7 @@ offset in the value the problem points at.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -56,6 +57,9 @@ __all__ = [
 ]
 
 UNKNOWN_VALUES = frozenset({"", "?"})
+_DECODED_VALUES = 1024
+"""The decoders of short values remember this many recent answers: a file repeats the same
+few contracts, seats and scores thousands of times."""
 """``?`` is "unknown", ``""`` is "not applicable" (PBN §3.1): neither is an error."""
 
 
@@ -68,6 +72,10 @@ class Problem:
     index: int = 0
 
 
+Problems = tuple[Problem, ...]
+"""Problems of one value (a tuple: decoded values are cached and shared)."""
+
+
 _PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _RANK_BY_LETTER = {rank.letter: rank for rank in Rank} | {
     rank.letter.lower(): rank for rank in Rank if not rank.letter.isdigit()
@@ -77,16 +85,17 @@ _CARDS_BY_SUIT: tuple[dict[str, Card], ...] = tuple(
 )
 
 
-def decode_seat(value: str, name: str = "Dealer") -> tuple[Seat | None, list[Problem]]:
+@functools.lru_cache(maxsize=_DECODED_VALUES)
+def decode_seat(value: str, name: str = "Dealer") -> tuple[Seat | None, Problems]:
     """A seat letter in either case; ``?`` and ``""`` mean unknown."""
     text = value.strip()
     if text in UNKNOWN_VALUES:
-        return None, []
+        return None, ()
     try:
-        return Seat.from_letter(text), []
+        return Seat.from_letter(text), ()
     except ValueError:
         code = PBN108 if name == "Declarer" else PBN103
-        return None, [Problem(code, {"value": _quote(value)})]
+        return None, (Problem(code, {"value": _quote(value)}),)
 
 
 _VULNERABILITY = {
@@ -100,35 +109,38 @@ _VULNERABILITY = {
 }
 
 
-def decode_vulnerable(value: str) -> tuple[Vulnerability | None, list[Problem]]:
+@functools.lru_cache(maxsize=_DECODED_VALUES)
+def decode_vulnerable(value: str) -> tuple[Vulnerability | None, Problems]:
     """None/Love/-, NS, EW, All/Both in any case."""
     text = value.strip()
     if text in UNKNOWN_VALUES:
-        return None, []
+        return None, ()
     found = _VULNERABILITY.get(text.lower())
     if found is None:
-        return None, [Problem(PBN104, {"value": _quote(value)})]
-    return found, []
+        return None, (Problem(PBN104, {"value": _quote(value)}),)
+    return found, ()
 
 
-def decode_board_number(value: str) -> tuple[int | None, list[Problem]]:
+@functools.lru_cache(maxsize=_DECODED_VALUES)
+def decode_board_number(value: str) -> tuple[int | None, Problems]:
     """A positive integer; other labels (``4-1``) are kept as text with a warning."""
     text = value.strip()
     if text in UNKNOWN_VALUES:
-        return None, []
+        return None, ()
     if text.isdigit() and text.isascii() and len(text) <= 9 and int(text) > 0:
-        return int(text), []
-    return None, [Problem(PBN105, {"value": _quote(value)})]
+        return int(text), ()
+    return None, (Problem(PBN105, {"value": _quote(value)}),)
 
 
 _DATE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
 
 
-def decode_date(name: str, value: str) -> list[Problem]:
+@functools.lru_cache(maxsize=_DECODED_VALUES)
+def decode_date(name: str, value: str) -> Problems:
     """``YYYY.MM.DD`` with ``?`` for unknown digits."""
     if value in UNKNOWN_VALUES or _DATE.fullmatch(value):
-        return []
-    return [Problem(PBN112, {"name": name, "value": _quote(value)})]
+        return ()
+    return (Problem(PBN112, {"name": name, "value": _quote(value)}),)
 
 
 def decode_deal(value: str) -> tuple[Deal | None, list[Problem], dict[Seat, int]]:
@@ -284,28 +296,30 @@ _SHORT = 40
 _CONTRACT = re.compile(r"(?i)(?:(pass)|([1-7])?\s*(nt|n|s|h|d|c)\s*(xx|x)?)")
 
 
-def decode_contract(value: str) -> tuple[Contract | None, list[Problem]]:
+@functools.lru_cache(maxsize=_DECODED_VALUES)
+def decode_contract(value: str) -> tuple[Contract | None, Problems]:
     """``Pass`` or ``<level><strain>[X|XX]``; a bare strain is an end-position contract."""
     text = value.strip()
     if text in UNKNOWN_VALUES:
-        return None, []
+        return None, ()
     match = _CONTRACT.fullmatch(text) if len(text) <= _SHORT else None
     if match is None:
-        return None, [Problem(PBN106, {"value": _quote(value)})]
+        return None, (Problem(PBN106, {"value": _quote(value)}),)
     if match.group(1):
-        return Contract.PASSED_OUT, []
-    problems = []
+        return Contract.PASSED_OUT, ()
+    problems: list[Problem] = []
     if match.group(3).upper() == "N":
         problems.append(Problem(PBN107, {"text": f"Contract {_quote(value)}"}))
     level = int(match.group(2)) if match.group(2) else None
     doubling = Doubling(len(match.group(4) or ""))
-    return Contract(level, Strain.from_text(match.group(3)), doubling), problems
+    return Contract(level, Strain.from_text(match.group(3)), doubling), tuple(problems)
 
 
 _RESULT = re.compile(r"(\^)?\s*(?:(\d+)|(NS|EW)\s*(\d+)(?:\s*(NS|EW)\s*(\d+))?)", re.I)
 
 
-def decode_result(value: str, declarer: Seat | None) -> tuple[int | None, bool, list[Problem]]:
+@functools.lru_cache(maxsize=_DECODED_VALUES)
+def decode_result(value: str, declarer: Seat | None) -> tuple[int | None, bool, Problems]:
     """Tricks taken by declarer (``r``, ``NS r``, ``EW r``, both, or ``^r``).
 
     Returns (tricks, irregular, problems); tricks is None when unknown or when a side form
@@ -313,47 +327,48 @@ def decode_result(value: str, declarer: Seat | None) -> tuple[int | None, bool, 
     """
     text = value.strip()
     if text in UNKNOWN_VALUES:
-        return None, False, []
+        return None, False, ()
     match = _RESULT.fullmatch(text) if len(text) <= _SHORT else None
     if match is None:
-        return None, False, [Problem(PBN109, {"value": _quote(value)})]
+        return None, False, (Problem(PBN109, {"value": _quote(value)}),)
     irregular = bool(match.group(1))
     if match.group(2) is not None:
-        return int(match.group(2)), irregular, []
+        return int(match.group(2)), irregular, ()
     sides = {match.group(3).upper(): int(match.group(4))}
     if match.group(5):
         sides[match.group(5).upper()] = int(match.group(6))
     if declarer is None:
-        return None, irregular, []
+        return None, irregular, ()
     own, other = declarer.side.letters, declarer.side.other.letters
     if own in sides:
-        return sides[own], irregular, []
-    return 13 - sides[other], irregular, []
+        return sides[own], irregular, ()
+    return 13 - sides[other], irregular, ()
 
 
 _SIDE_SCORE = re.compile(r"(?:([+-]?\d+)|(NS|EW)\s*([+-]?\d+)(?:\s*(NS|EW)\s*([+-]?\d+))?)", re.I)
 
 
-def decode_score(name: str, value: str) -> tuple[Score | None, list[Problem]]:
+@functools.lru_cache(maxsize=_DECODED_VALUES)
+def decode_score(name: str, value: str) -> tuple[Score | None, Problems]:
     """A side-score: ``v`` (declarer's view), ``NS v``, ``EW v`` or both sides."""
     text = value.strip()
     if text in UNKNOWN_VALUES:
-        return None, []
+        return None, ()
     match = _SIDE_SCORE.fullmatch(text) if len(text) <= _SHORT else None
     if match is None:
-        return None, [Problem(PBN110, {"name": name, "value": _quote(value)})]
-    problems = []
+        return None, (Problem(PBN110, {"name": name, "value": _quote(value)}),)
+    problems: list[Problem] = []
     if "+" in value:
         problems.append(Problem(PBN111, {"name": name, "value": _quote(value)}))
     if match.group(1) is not None:
-        return Score(int(match.group(1))), problems
+        return Score(int(match.group(1))), tuple(problems)
     side = Side.NS if match.group(2).upper() == "NS" else Side.EW
     points = int(match.group(3))
     if match.group(4) is not None:
         other = int(match.group(5))
         if match.group(4).upper() == match.group(2).upper() or other != -points:
             problems.append(Problem(SCO002, {"name": name, "value": _quote(value)}))
-    return Score(points, side), problems
+    return Score(points, side), tuple(problems)
 
 
 def _quote(value: str) -> str:

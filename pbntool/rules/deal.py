@@ -39,10 +39,7 @@ def check_deal(deal: Deal) -> Iterator[Diagnostic]:
 
 def _hand_masks(deal: Deal) -> tuple[int | None, ...]:
     """Each hand as a card mask (None for an unknown hand)."""
-    return tuple(
-        None if hand is None else sum([1 << (card.suit * 16 + card.rank) for card in hand.cards])
-        for hand in deal.hands
-    )
+    return tuple(None if hand is None else hand.mask for hand in deal.hands)
 
 
 def _check_deal(masks: tuple[int | None, ...]) -> Iterator[Diagnostic]:

@@ -316,7 +316,7 @@ def _check_cards(
                 unseen[seat] += 1
                 continue
             suit = card.suit
-            bit = 1 << (suit * 16 + card.rank)
+            bit = card.bit
             holding = remaining[seat]
             if holding is not None and holding & bit:
                 remaining[seat] = holding ^ bit
