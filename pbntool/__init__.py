@@ -16,7 +16,6 @@ The library API in a few lines::
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from importlib import metadata
 from pathlib import Path
 
 from pbntool import pbn, rules, scoring
@@ -56,10 +55,7 @@ from pbntool.model import (
 )
 from pbntool.records import ParseResult, Record, validate_record
 
-try:
-    __version__ = metadata.version("pbntool")
-except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
+__version__ = "0.1.0"
 
 __all__ = [
     "CATALOGUE",

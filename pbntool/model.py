@@ -310,11 +310,13 @@ class Hand:
     """
 
     cards: frozenset[Card]
-    mask: int = field(init=False, repr=False, compare=False)
-    """The cards as one int (the sum of their ``Card.bit``), for fast set arithmetic."""
+    mask: int = field(default=-1, repr=False, compare=False)
+    """The cards as one int (the sum of their ``Card.bit``), for fast set arithmetic; computed
+    when not given."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "mask", sum([card.bit for card in self.cards]))
+        if self.mask < 0:
+            object.__setattr__(self, "mask", sum([card.bit for card in self.cards]))
 
     @classmethod
     def parse_suits(cls, spades: str, hearts: str, diamonds: str, clubs: str) -> Hand:

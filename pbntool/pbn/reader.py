@@ -247,17 +247,14 @@ class _Builder:
         """The tag pairs and section data of a BODY token, in order."""
         tags = self.tags
         for match in body_pattern().finditer(run):
-            data = match.group("data")
+            name, string, data = match.group(1, 2, 3)  # the groups name, value, data
             if data is None:
                 if self.stray_start >= 0:
                     self.flush_stray()
-                start = match.start("value")
-                value = match.group("value")[1:-1]
+                value = string[1:-1]
                 if "\\" in value:
                     value = unescape(value)
-                tags.append(
-                    RawTag(match.group("name"), value, base + match.start(), base + start + 1)
-                )
+                tags.append(RawTag(name, value, base + match.start(), base + match.start(2) + 1))
             else:
                 self.data("data", data, base + match.start())
 

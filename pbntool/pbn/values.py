@@ -203,22 +203,23 @@ def _split_hands(body: str) -> list[tuple[str, int]]:
 
 
 _NON_BLANK = re.compile(r"\S+")
-_HOLDINGS: tuple[dict[str, tuple[Card, ...]], ...] = ({}, {}, {}, {})
-"""Per PBN suit position: the cards of each holding seen, by its text (``"AQ52"``).  There are
-only 8,192 holdings per suit in canonical order, and short ones recur in every deal."""
+_HOLDINGS: tuple[dict[str, tuple[tuple[Card, ...], int]], ...] = ({}, {}, {}, {})
+"""Per PBN suit position: the cards of each holding seen and their mask, by its text
+(``"AQ52"``).  There are only 8,192 holdings per suit in canonical order, and short ones
+recur in every deal."""
+_SPADES, _HEARTS, _DIAMONDS, _CLUBS = _HOLDINGS
 
 
-def _holding(position: int, ranks: str) -> tuple[Card, ...]:
-    """The cards of one suit's holding; raises ``KeyError`` on a character that is no rank."""
+def _holding(position: int, ranks: str) -> tuple[tuple[Card, ...], int]:
+    """The cards of one suit's holding and their mask; ``KeyError`` on a non-rank."""
+    lookup = _CARDS_BY_SUIT[position]
+    cards = tuple([lookup[letter] for letter in ranks])
+    found = (cards, sum([card.bit for card in cards]))
     cache = _HOLDINGS[position]
-    cards = cache.get(ranks)
-    if cards is None:
-        lookup = _CARDS_BY_SUIT[position]
-        cards = tuple([lookup[letter] for letter in ranks])
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        cache[ranks] = cards
-    return cards
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[ranks] = found
+    return found
 
 
 def _decode_hand(
@@ -234,16 +235,15 @@ def _decode_hand(
     if len(holdings) == 4:
         spades, hearts, diamonds, clubs = holdings
         try:
-            cards = (
-                _holding(0, spades)
-                + _holding(1, hearts)
-                + _holding(2, diamonds)
-                + _holding(3, clubs)
-            )
+            s = _SPADES.get(spades) or _holding(0, spades)
+            h = _HEARTS.get(hearts) or _holding(1, hearts)
+            d = _DIAMONDS.get(diamonds) or _holding(2, diamonds)
+            c = _CLUBS.get(clubs) or _holding(3, clubs)
         except KeyError:
             pass  # suit letters, "10", or a bad rank: the careful path says which
         else:
-            hand = Hand(frozenset(cards))
+            cards = s[0] + h[0] + d[0] + c[0]
+            hand = Hand(frozenset(cards), s[1] | h[1] | d[1] | c[1])
             if len(hand.cards) == len(cards):
                 if len(_HAND_CACHE) >= _HAND_CACHE_LIMIT:
                     _HAND_CACHE.clear()
