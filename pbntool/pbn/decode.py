@@ -75,6 +75,8 @@ from pbntool.rules import auction_outcome
 
 __all__ = ["DecodedGame", "FileContext", "SourceMap", "decode_game"]
 
+# Tag(...) costs a Python-level __new__; the hot loop builds the tuple directly.
+_new_tag = functools.partial(tuple.__new__, Tag)
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
 _SIDE_NUMBER = re.compile(
     rf"(?:{_NUMBER}|(?:NS|EW)\s*{_NUMBER}(?:\s*(?:NS|EW)\s*{_NUMBER})?)", re.I
@@ -122,7 +124,8 @@ class SourceMap:
     """Offsets of a board's parts in its game text, resolved to lines and columns on demand."""
 
     block: GameBlock
-    tags: dict[str, tuple[int, int]] = field(default_factory=dict)
+    tags: dict[str, RawTag] = field(default_factory=dict)
+    """The first tag pair of each name."""
     auction: AuctionData | None = None
     play: PlayData | None = None
     play_first: Seat | None = None
@@ -177,7 +180,7 @@ class SourceMap:
         found = self.tags.get(name)
         if found is None:
             return None
-        return found[1] if value else found[0]
+        return found.value_offset if value else found.offset
 
     def _section(self, name: str) -> int | None:
         return self._tag(name, False)
@@ -214,11 +217,15 @@ class _Game:
     source: SourceMap
     diagnostics: list[Diagnostic] = field(default_factory=list)
     tags: list[Tag] = field(default_factory=list)
-    first: dict[str, RawTag] = field(default_factory=dict)
     resolved: dict[str, str] = field(default_factory=dict)
     """Tag values after inheritance, first occurrence of each name."""
     auction_data: AuctionData | None = None
     play_data: PlayData | None = None
+
+    @property
+    def first(self) -> dict[str, RawTag]:
+        """The first tag pair of each name (the source map keeps them for positions)."""
+        return self.source.tags
 
     def problem(self, problem: values.Problem, tag: str) -> None:
         self.diagnostics.append(
@@ -250,21 +257,19 @@ def _read_tags(game: _Game) -> None:
     """
     context = game.context
     first, resolved, tags = game.first, game.resolved, game.tags
-    source_tags = game.source.tags
     diagnostics = game.diagnostics
     for raw_tag in game.raw.tags:
         name, value = raw_tag.name, raw_tag.value
         comments = tuple(raw_tag.comments) if raw_tag.comments else ()
         if name == "Note":
             first.setdefault(name, raw_tag)
-            tags.append(Tag(name, value, comments))
+            tags.append(_new_tag((name, value, comments, None, False, False)))
             continue
         if name in first:
             diagnostics.append(PBN006.at(("offset", raw_tag.offset), name=name))
-            tags.append(Tag(name, value, comments, duplicate=True))
+            tags.append(_new_tag((name, value, comments, None, False, True)))
             continue
         first[name] = raw_tag
-        source_tags[name] = (raw_tag.offset, raw_tag.value_offset)
         if name not in KNOWN_TAGS:
             code = PBN007 if name[0].isupper() else PBN005
             diagnostics.append(code.at(("offset", raw_tag.offset), name=name))
@@ -279,7 +284,7 @@ def _read_tags(game: _Game) -> None:
         elif context.defaults:
             context.defaults.pop(name, None)
         resolved[name] = value
-        tags.append(Tag(name, value, comments, written))
+        tags.append(_new_tag((name, value, comments, written, False, False)))
     context.last_values.update(resolved)
     for name, default in context.defaults.items():
         if name not in first:
@@ -324,9 +329,9 @@ def _build_board(game: _Game, commentary: tuple[Comment, ...]) -> Board:
     _report(game, problems, "Vulnerable")
     deal, deal_problems, hands = values.decode_deal(get("Deal", ""))
     _report(game, deal_problems, "Deal")
-    deal_offset = game.source.tags.get("Deal")
-    if deal_offset:
-        game.source.hands = {seat: deal_offset[1] + index for seat, index in hands.items()}
+    deal_tag = game.first.get("Deal")
+    if deal_tag is not None:
+        game.source.hands = {seat: deal_tag.value_offset + index for seat, index in hands.items()}
     contract, problems = values.decode_contract(get("Contract", ""))
     _report(game, problems, "Contract")
     declarer_text = get("Declarer", "").strip()
@@ -450,7 +455,7 @@ def _check_prerequisites(game: _Game, section: RawTag, needed: tuple[str, ...]) 
     missing = [
         name
         for name in needed
-        if name not in defaults and not (name in seen and seen[name][0] < section.offset)
+        if name not in defaults and not (name in seen and seen[name].offset < section.offset)
     ]
     if missing:
         game.diagnostics.append(
