@@ -35,11 +35,13 @@ __all__ = [
     "read_file",
 ]
 
-# At most 255 characters per line, the line end included (CRLF in export format).
-_LONG_LINE_CRLF = re.compile(r"[^\n]{254,}")
-_LONG_LINE_LF = re.compile(r"[^\n]{255,}")
-# Tab and vertical tab are the only control characters PBN allows besides line ends.
-_CONTROL = re.compile(r"[\x00-\x08\x0c\x0e-\x1f\x7f]")
+# At most 255 characters per line, the line end included (CRLF in export format); tab and
+# vertical tab are the only control characters PBN allows besides line ends.  One pass finds
+# both (anchoring at line starts keeps the long-line search linear and quick).
+_CONTROL = r"[\x00-\x08\x0c\x0e-\x1f\x7f]"
+_TEXT_PROBLEMS_CRLF = re.compile(rf"(?m)^[^\n]{{254,}}|{_CONTROL}")
+_TEXT_PROBLEMS_LF = re.compile(rf"(?m)^[^\n]{{255,}}|{_CONTROL}")
+_CONTROL_CHARACTER = re.compile(_CONTROL)
 
 
 def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
@@ -147,14 +149,19 @@ def _position(diagnostic: Diagnostic) -> tuple[int, int]:
 def _text_checks(block: GameBlock, lf_only: bool) -> list[Diagnostic]:
     """Line length and control characters, checked on the whole game at C speed."""
     found: list[Diagnostic] = []
-    text = block.text
-    long_line = _LONG_LINE_LF if lf_only else _LONG_LINE_CRLF
-    for match in long_line.finditer(text):
-        found.append(SRC004.at(("offset", match.start()), length=len(match.group())))
-    control = _CONTROL.search(text)
-    if control:
-        char = f"U+{ord(control.group()):04X}"
-        found.append(SRC005.at(("offset", control.start()), char=char))
+    control_seen = False
+    problems = _TEXT_PROBLEMS_LF if lf_only else _TEXT_PROBLEMS_CRLF
+    for match in problems.finditer(block.text):
+        text, start = match.group(), match.start()
+        if len(text) > 1:
+            found.append(SRC004.at(("offset", start), length=len(text)))
+            control = _CONTROL_CHARACTER.search(text)  # a long line hides its own
+            if control is None:
+                continue
+            text, start = control.group(), start + control.start()
+        if not control_seen:  # the first control character is enough to report
+            control_seen = True
+            found.append(SRC005.at(("offset", start), char=f"U+{ord(text):04X}"))
     return found
 
 
