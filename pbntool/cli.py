@@ -8,6 +8,7 @@ summaries to stderr, so pipelines stay clean.
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import signal
@@ -336,6 +337,10 @@ def _options(
 
 def main() -> None:
     """Entry point: run the app; a closed pipe or Ctrl-C ends quietly, never with a traceback."""
+    # Reading allocates millions of short-lived, acyclic objects: collecting the youngest
+    # generation every 700 allocations (the default) costs about 5% and finds nothing.
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
     try:
         app()
     except BrokenPipeError:
