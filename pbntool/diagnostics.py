@@ -640,8 +640,3 @@ INT001 = _code(
     "internal error, the rest of this input was skipped: {error}",
     "A bug in pbntool; please report it with the input that caused it.",
 )
-
-
-def max_severity(diagnostics: Sequence[Diagnostic]) -> Severity | None:
-    """The worst severity among ``diagnostics`` (None when there are none)."""
-    return max((d.severity for d in diagnostics), default=None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -103,10 +103,3 @@ def strict_boards(records: Iterable[Record], validate: bool = False) -> list[Boa
     if errors:
         raise DiagnosticError(errors)
     return list(result.boards)
-
-
-def iter_boards(records: Iterable[Record]) -> Iterator[Board]:
-    """Just the boards."""
-    for record in records:
-        if record.board is not None:
-            yield record.board

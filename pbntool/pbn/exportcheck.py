@@ -20,7 +20,7 @@ __all__ = ["check_export"]
 
 _MANDATORY_ORDER = {name: index for index, name in enumerate(MANDATORY_TAGS)}
 _TOKENS = re.compile(r"\S+")
-_SECTION_TAGS = frozenset({"Auction", "Play"})
+_AUCTION_AND_PLAY = frozenset({"Auction", "Play"})
 _SECTION_LIKE = TABLE_TAGS | {"Note"}
 
 
@@ -122,7 +122,7 @@ def _order_problems(names: tuple[str, ...], tables: frozenset[str]) -> tuple[boo
         if position >= 0:
             out_of_order = out_of_order or position < last
             last = position
-        if name in _SECTION_TAGS:
+        if name in _AUCTION_AND_PLAY:
             in_sections = True
         elif in_sections and late is None and name not in sections:
             late = name

@@ -291,20 +291,15 @@ class _Builder:
         self.flush_stray()
         shown = repr(text if len(text) <= 40 else text[:37] + "...")
         match = _BAD_TAG_PARTS.match(text)
-        if match and match.group(1) and match.group(2) and not match.group(4):
-            self.diagnostics.append(PBN001.at(("offset", offset), text=shown))
-            value = match.group(3)
-            self.tags.append(
-                RawTag(match.group(1), unescape(value), offset, offset + match.start(3))
-            )
-            return
-        if match and match.group(1) and match.group(2) and match.group(4) and not match.group(5):
-            detail = "expected ] after the value"
-            self.diagnostics.append(PBN002.at(("offset", offset), text=shown, detail=detail))
-            value = match.group(3)
-            self.tags.append(
-                RawTag(match.group(1), unescape(value), offset, offset + match.start(3))
-            )
+        # A name and an opening quote, but no closing quote or no "]": keep the tag.
+        if match and match.group(1) and match.group(2) and not (match.group(4) and match.group(5)):
+            if not match.group(4):
+                self.diagnostics.append(PBN001.at(("offset", offset), text=shown))
+            else:
+                detail = "expected ] after the value"
+                self.diagnostics.append(PBN002.at(("offset", offset), text=shown, detail=detail))
+            value = unescape(match.group(3))
+            self.tags.append(RawTag(match.group(1), value, offset, offset + match.start(3)))
             return
         detail = _bad_tag_detail(text)
         self.diagnostics.append(PBN002.at(("offset", offset), text=shown, detail=detail))
