@@ -1,7 +1,8 @@
 """Benchmark ``pbntool validate`` against endplay's PBN parser on the same generated file.
 
 Every measured run is a fresh subprocess, so each figure includes interpreter start-up and
-imports, and peak RSS is that process's own (``os.wait4`` returns the child's rusage).
+imports, and peak RSS is that process's own: a small launcher starts it and reads its rusage
+with ``os.wait4`` (started straight from this process, it would inherit this one's peak).
 Runs of the different tools are interleaved (round robin) so that load from other processes
 on the machine spreads over all of them.
 
@@ -135,32 +136,42 @@ class Run:
     returncode: int
 
 
+# Linux keeps a process's peak RSS across fork and exec: a child started from this process
+# (which holds the generated boards) would report this process's peak.  So a small launcher
+# starts each measured command, times it and reports the child's own rusage in a file.
+LAUNCHER = """
+import json, os, subprocess, sys, time
+report, argv = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+child = subprocess.Popen(argv)
+_, status, usage = os.wait4(child.pid, 0)
+wall = time.perf_counter() - start
+with open(report, "w") as out:
+    json.dump({"code": os.waitstatus_to_exitcode(status), "wall": wall,
+               "cpu": usage.ru_utime + usage.ru_stime, "maxrss": usage.ru_maxrss}, out)
+"""
+
+
 def run_child(argv: list[str], stdout_path: str | None = None) -> tuple[Run, str, str]:
     """Run ``argv`` in a fresh process; wall time, its own peak RSS, exit code and output.
 
     stdout goes to ``stdout_path`` (``os.devnull`` for the timed pbntool runs) or to a
     temporary file that is read back; stderr always to a temporary file.
     """
-    with tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as captured:
-        out = open(stdout_path, "wb") if stdout_path else captured  # noqa: SIM115
-        try:
-            start = time.perf_counter()
-            process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-            # wait4 reaps the child and returns its own rusage (ru_maxrss = its peak RSS).
-            _, status, usage = os.wait4(process.pid, 0)
-            wall = time.perf_counter() - start
-            process.returncode = os.waitstatus_to_exitcode(status)
-        finally:
-            if out is not captured:
-                out.close()
-        err.seek(0)
-        captured.seek(0)
-        output = "" if stdout_path else captured.read().decode(errors="replace")
-        errors = err.read().decode(errors="replace")
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "report.json"
+        out_path = stdout_path or str(Path(scratch) / "stdout")
+        err_path = Path(scratch) / "stderr"
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            launcher = [sys.executable, "-I", "-c", LAUNCHER, str(report), *argv]
+            subprocess.run(launcher, stdin=subprocess.DEVNULL, stdout=out, stderr=err, check=True)
+        result = json.loads(report.read_text())
+        output = "" if stdout_path else Path(out_path).read_text(errors="replace")
+        errors = err_path.read_text(errors="replace")
     # Linux reports ru_maxrss in KiB (macOS in bytes).
     scale = 1 / 1024 if sys.platform != "darwin" else 1 / (1024 * 1024)
-    cpu = usage.ru_utime + usage.ru_stime
-    return Run(wall, cpu, usage.ru_maxrss * scale, process.returncode), output, errors
+    run = Run(result["wall"], result["cpu"], result["maxrss"] * scale, result["code"])
+    return run, output, errors
 
 
 @dataclass

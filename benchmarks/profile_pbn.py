@@ -171,12 +171,12 @@ def fixed_costs() -> list[tuple[str, float]]:
     start = time.perf_counter()
     load_parser("pbn")
     costs.append(("build the Lark parser (load_parser)", time.perf_counter() - start))
-    patterns = getattr(pbntool.pbn.reader, "tag_pair_patterns", None)
+    patterns = getattr(pbntool.pbn.reader, "body_pattern", None)
     if patterns is not None:
         start = time.perf_counter()
         patterns()
         costs.append(
-            ("build the tag-pair regexes (tag_pair_patterns)", time.perf_counter() - start)
+            ("build the BODY item regex (body_pattern)", time.perf_counter() - start)
         )
     return costs
 

@@ -151,7 +151,7 @@ def random_board(
 def _random_deal(rng: random.Random) -> Deal:
     cards = list(ALL_CARDS)
     rng.shuffle(cards)
-    north, east, south, west = (Hand(frozenset(cards[i : i + 13])) for i in range(0, 52, 13))
+    north, east, south, west = (Hand(cards[i : i + 13]) for i in range(0, 52, 13))
     return Deal((north, east, south, west))
 
 

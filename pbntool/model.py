@@ -9,11 +9,14 @@ declarer, result) are kept apart from what the Laws derive from them; the
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import ClassVar, NamedTuple, TypeAlias
 
 __all__ = [
+    "ALL_CARDS",
     "Action",
     "Annotation",
     "Auction",
@@ -301,22 +304,30 @@ for _suit in Suit:
 ALL_CARDS: tuple[Card, ...] = tuple(sorted(Card._ALL.values()))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Hand:
     """The cards one player holds (a full hand has 13; end positions hold fewer).
 
-    >>> str(Hand.parse_suits("AKQ", "", "T98765", "2"))
-    'AKQ..T98765.2'
+    Stored as one int, the sum of the cards' ``Card.bit``: a hand is built, compared and
+    tested for a card at the cost of integer arithmetic, and reading millions of deals does
+    not build millions of sets.
+
+    >>> hand = Hand.parse_suits("AKQ", "", "T98765", "2")
+    >>> str(hand), len(hand), Card.parse("DT") in hand, hand.hcp
+    ('AKQ..T98765.2', 10, True, 9)
     """
 
-    cards: frozenset[Card]
-    mask: int = field(default=-1, repr=False, compare=False)
-    """The cards as one int (the sum of their ``Card.bit``), for fast set arithmetic; computed
-    when not given."""
+    mask: int
 
-    def __post_init__(self) -> None:
-        if self.mask < 0:
-            object.__setattr__(self, "mask", sum([card.bit for card in self.cards]))
+    def __init__(self, cards: Iterable[Card] = ()) -> None:
+        object.__setattr__(self, "mask", sum({card.bit for card in cards}))
+
+    @classmethod
+    def from_mask(cls, mask: int) -> Hand:
+        """The hand whose cards are the bits of ``mask``."""
+        hand = object.__new__(cls)
+        object.__setattr__(hand, "mask", mask)
+        return hand
 
     @classmethod
     def parse_suits(cls, spades: str, hearts: str, diamonds: str, clubs: str) -> Hand:
@@ -328,15 +339,21 @@ class Hand:
             strict=True,
         ):
             cards.extend(Card.of(suit, Rank.from_letter(letter)) for letter in ranks)
-        return cls(frozenset(cards))
+        return cls(cards)
+
+    @property
+    def cards(self) -> frozenset[Card]:
+        """The cards, as a set."""
+        return frozenset(card for card in ALL_CARDS if self.mask & card.bit)
 
     def suit(self, suit: Suit) -> list[Card]:
         """Cards of one suit, highest first."""
-        return sorted((c for c in self.cards if c.suit == suit), reverse=True)
+        bits = self.mask >> (suit * 16)
+        return [Card.of(suit, rank) for rank in _RANKS_DOWN if bits >> rank & 1]
 
     def length(self, suit: Suit) -> int:
         """Number of cards held in ``suit``."""
-        return sum(1 for c in self.cards if c.suit == suit)
+        return (self.mask >> (suit * 16) & 0xFFFF).bit_count()
 
     @property
     def hcp(self) -> int:
@@ -344,17 +361,27 @@ class Hand:
         return sum(max(0, card.rank - 10) for card in self.cards)
 
     def __len__(self) -> int:
-        return len(self.cards)
+        return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        return card in self.cards
+        return isinstance(card, Card) and bool(self.mask & card.bit)
+
+    def __repr__(self) -> str:
+        return f"Hand.parse_suits{tuple(str(self).split('.'))!r}"
 
     def __str__(self) -> str:
-        """Spades, hearts, diamonds, clubs separated by dots, ranks descending."""
-        return ".".join(
-            "".join(card.rank.letter for card in self.suit(suit))
-            for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-        )
+        """Spades, hearts, diamonds, clubs separated by dots, ranks descending (PBN order)."""
+        mask = self.mask
+        return ".".join(_holding_text(mask >> shift & 0xFFFF) for shift in (48, 32, 16, 0))
+
+
+_RANKS_DOWN = tuple(reversed(Rank))
+
+
+@functools.lru_cache(maxsize=8192)
+def _holding_text(bits: int) -> str:
+    """The rank letters of one suit's 16-bit field, highest first (``"AQ52"``)."""
+    return "".join(rank.letter for rank in _RANKS_DOWN if bits >> rank & 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
-import tomllib
 import zipfile
 from pathlib import Path
 
@@ -29,7 +29,12 @@ from pbntool.pbn.writer import dumps
 
 pytestmark = pytest.mark.slow
 
-VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+# The version is declared once, in pbntool/__init__.py (pyproject.toml reads it from there).
+VERSION = re.search(
+    r'^__version__ = "([^"]+)"',
+    (REPO / "pbntool" / "__init__.py").read_text(encoding="utf-8"),
+    re.M,
+).group(1)  # type: ignore[union-attr]
 
 
 def run(command: list[str], cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess[str]:

@@ -242,9 +242,9 @@ def _decode_hand(
         except KeyError:
             pass  # suit letters, "10", or a bad rank: the careful path says which
         else:
-            cards = s[0] + h[0] + d[0] + c[0]
-            hand = Hand(frozenset(cards), s[1] | h[1] | d[1] | c[1])
-            if len(hand.cards) == len(cards):
+            mask = s[1] | h[1] | d[1] | c[1]
+            if mask.bit_count() == len(s[0]) + len(h[0]) + len(d[0]) + len(c[0]):
+                hand = Hand.from_mask(mask)
                 if len(_HAND_CACHE) >= _HAND_CACHE_LIMIT:
                     _HAND_CACHE.clear()
                 _HAND_CACHE[text] = hand
@@ -280,8 +280,8 @@ def _decode_hand_carefully(
                 problems.append(Problem(PBN101, {"value": _quote(value), "detail": detail}, index))
                 continue
             cards.append(card)
-    hand = Hand(frozenset(cards))
-    if len(hand.cards) != len(cards):
+    hand = Hand(cards)
+    if len(hand) != len(cards):
         seen: set[Card] = set()
         for card in cards:
             if card in seen:

@@ -21,26 +21,24 @@ from dataclasses import dataclass
 from typing import IO, cast
 
 from pbntool.model import (
+    ALL_CARDS,
     Action,
     Annotation,
     Auction,
     Bid,
     Board,
     Call,
-    Card,
     Comment,
     CommentKind,
     Deal,
     Hand,
     Note,
     Play,
-    Rank,
     Score,
     Seat,
     SectionEnd,
     Slot,
     Strain,
-    Suit,
     Table,
     TableColumn,
     Tag,
@@ -142,12 +140,7 @@ def dumps_board(board: Board, options: WriteOptions = WriteOptions()) -> str:
 
 def format_hand(hand: Hand | None) -> str:
     """A hand as PBN writes it: ``AKQ..T98765.2``, ranks descending; ``-`` when unknown."""
-    if hand is None:
-        return "-"
-    suits: list[list[str]] = [[], [], [], []]
-    for card in sorted(hand.cards, key=_DESCENDING.__getitem__):
-        suits[card.suit].append(_RANK_LETTER[card])
-    return f"{''.join(suits[3])}.{''.join(suits[2])}.{''.join(suits[1])}.{''.join(suits[0])}"
+    return "-" if hand is None else str(hand)
 
 
 def format_deal(deal: Deal, first: Seat) -> str:
@@ -174,12 +167,8 @@ def is_header_escape(comment: Comment) -> bool:
 
 # --- lines and text --------------------------------------------------------------------------
 
-_DESCENDING: dict[Card, int] = {
-    Card.of(suit, rank): -(suit * 13 + rank) for suit in Suit for rank in Rank
-}
-_RANK_LETTER: dict[Card, str] = {card: card.rank.letter for card in _DESCENDING}
 # Spellings looked up rather than formatted: the writer runs over millions of boards.
-_SLOT_TEXT: dict[Slot, str] = {None: "-", **{card: str(card) for card in _DESCENDING}}
+_SLOT_TEXT: dict[Slot, str] = {None: "-", **{card: str(card) for card in ALL_CARDS}}
 _CALL_TEXT: dict[Call | Token, str] = {
     call: str(call)
     for call in (*Action, *(Bid.of(level, strain) for level in range(1, 8) for strain in Strain))
