@@ -175,9 +175,7 @@ def fixed_costs() -> list[tuple[str, float]]:
     if patterns is not None:
         start = time.perf_counter()
         patterns()
-        costs.append(
-            ("build the BODY item regex (body_pattern)", time.perf_counter() - start)
-        )
+        costs.append(("build the BODY item regex (body_pattern)", time.perf_counter() - start))
     return costs
 
 
