@@ -637,6 +637,6 @@ BRD003 = _code(
 INT001 = _code(
     "INT001",
     ERROR,
-    "internal error, the rest of this input was skipped: {error}",
+    "internal error, {skipped} was skipped: {error}",
     "A bug in pbntool; please report it with the input that caused it.",
 )

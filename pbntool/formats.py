@@ -29,7 +29,7 @@ def read_input(source: Input) -> Iterator[Record]:
         yield _failure(source.name, SRC003.at(reason=error.strerror or str(error)))
     except Exception as error:  # a bug of ours must cost one file, not the batch
         detail = traceback.format_exception_only(error)[-1].strip()
-        yield _failure(source.name, INT001.at(error=detail))
+        yield _failure(source.name, INT001.at(skipped="the rest of this input", error=detail))
     finally:
         if source.path is not None:
             stream.close()

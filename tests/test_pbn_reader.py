@@ -466,3 +466,23 @@ def _tokens(parser: Lark, text: str) -> list[tuple[str, str, int | None]]:
 def test_the_scanner_lexer_gives_the_tokens_of_larks_own_lexer(text: str) -> None:
     standard = Lark(grammar_text("pbn"), parser="lalr", lexer="contextual")
     assert _tokens(load_parser("pbn"), text) == _tokens(standard, text)
+
+
+def test_an_internal_failure_costs_one_game_and_is_reported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pbntool.pbn as reader
+
+    real = reader.decode_game
+
+    def failing(raw: reader.RawGame, context: reader.FileContext) -> object:
+        if any(tag.value == "2" for tag in raw.tags):
+            raise RuntimeError("boom")
+        return real(raw, context)
+
+    monkeypatch.setattr(reader, "decode_game", failing)
+    result = pbn.parse('[Board "1"]\n\n[Board "2"]\n\n[Board "3"]\n', "bug.pbn")
+    assert [b.number for b in result.boards] == [1, 3]
+    [internal] = [d for d in result.diagnostics if d.code == "INT001"]
+    assert (internal.file, internal.line) == ("bug.pbn", 3)
+    assert "this game was skipped" in internal.message and "boom" in internal.message

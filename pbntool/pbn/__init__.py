@@ -78,7 +78,7 @@ def _encoding_record(event: EncodingEvent, name: str) -> Record:
 
 def _internal_error(block: GameBlock, name: str, error: Exception) -> Record:
     detail = traceback.format_exception_only(error)[-1].strip()
-    diagnostic = _place(INT001.at(error=detail), name, block.first_line, 1)
+    diagnostic = _place(INT001.at(skipped="this game", error=detail), name, block.first_line, 1)
     return Record(None, (diagnostic,), name, block.first_line)
 
 
