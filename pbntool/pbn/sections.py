@@ -180,7 +180,6 @@ def _decode_auction_data(pieces: list[Piece]) -> AuctionData:
     calls: list[Call | Token] = []
     call_words: list[int] = []
     placeholders = 0
-    pending_irregularity: str | None = None
     number = -1
     for word, comment in _iter_words(pieces):
         if word is None:
@@ -189,11 +188,7 @@ def _decode_auction_data(pieces: list[Piece]) -> AuctionData:
         number += 1
         call = _CALL_SPELLINGS.get(word)
         if call is not None and state.end is None:
-            calls.append(call)
-            call_words.append(number)
-            if pending_irregularity:
-                state.annotate(len(calls) - 1, irregularity=pending_irregularity)
-                pending_irregularity = None
+            state.add(calls, call_words, call, number)
             continue
         for piece, shift in _split_word(word):
             where = (number, shift)
@@ -216,15 +211,11 @@ def _decode_auction_data(pieces: list[Piece]) -> AuctionData:
                 calls.append(Token("^S"))
                 call_words.append(number)
             elif piece.upper() == "^I":
-                pending_irregularity = "I"
+                state.pending = "I"
             elif state.annotation_token(piece, where, len(calls) - 1):
                 continue
             else:
-                calls.append(_read_call(piece, where, state))
-                call_words.append(number)
-                if pending_irregularity:
-                    state.annotate(len(calls) - 1, irregularity=pending_irregularity)
-                    pending_irregularity = None
+                state.add(calls, call_words, _read_call(piece, where, state), number)
     end = state.end if state.end is not None else SectionEnd.OPEN
     return AuctionData(
         calls,
@@ -319,7 +310,6 @@ def _decode_play_data(pieces: list[Piece]) -> PlayData:
     # After "+" (the next card is still to be played) the rest of that trick may still hold
     # "-" fillers and cards already played by later columns; nothing may follow the trick.
     trick_end = _NO_TRICK_END
-    pending_irregularity: str | None = None
     number = -1
     for word, comment in _iter_words(pieces):
         if word is None:
@@ -328,12 +318,7 @@ def _decode_play_data(pieces: list[Piece]) -> PlayData:
         number += 1
         card = _CARD_SPELLINGS.get(word)
         if card is not None and state.end is None and len(slots) < trick_end:
-            if slot_words is not None:
-                slot_words.append(number)
-            slots.append(card)
-            if pending_irregularity:
-                state.annotate(len(slots) - 1, irregularity=pending_irregularity)
-                pending_irregularity = None
+            state.add(slots, slot_words, card, number)
             continue
         if slot_words is None:
             slot_words = list(range(len(slots)))
@@ -355,18 +340,14 @@ def _decode_play_data(pieces: list[Piece]) -> PlayData:
                 slot_words.append(number)
                 trick_end = (len(slots) + 3) // 4 * 4
             elif piece.upper() in ("^R", "^L"):
-                pending_irregularity = piece[1].upper()
+                state.pending = piece[1].upper()
             elif state.annotation_token(piece, where, len(slots) - 1):
                 continue
             else:
                 found = _CARD_SPELLINGS.get(piece)
                 if found is None:
                     state.diagnostics.append(PBN116.at(state.path(where), token=repr(piece)))
-                slots.append(found if found is not None else Token(piece))
-                slot_words.append(number)
-                if pending_irregularity:
-                    state.annotate(len(slots) - 1, irregularity=pending_irregularity)
-                    pending_irregularity = None
+                state.add(slots, slot_words, found if found is not None else Token(piece), number)
     end = state.end if state.end is not None else SectionEnd.OPEN
     return PlayData(
         slots,
@@ -396,6 +377,17 @@ class _SectionState:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     references: dict[int, int] = field(default_factory=dict)
     ended_reported: bool = False
+    pending: str | None = None
+    """An irregularity mark (``^I``, ``^R``, ``^L``) waiting for the call or card it marks."""
+
+    def add(self, items: list[Any], numbers: list[int] | None, item: object, number: int) -> None:
+        """Append a call or card and its word number, with any pending irregularity mark."""
+        items.append(item)
+        if numbers is not None:
+            numbers.append(number)
+        if self.pending:
+            self.annotate(len(items) - 1, irregularity=self.pending)
+            self.pending = None
 
     def path(self, where: tuple[int, int]) -> Path:
         """A diagnostic path for a piece of word ``where[0]`` at ``where[1]`` characters in."""
