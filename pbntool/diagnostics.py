@@ -160,6 +160,14 @@ SRC006 = _code(
     "A game with more than 50 findings of one code lists the first 50 and counts the rest.",
 )
 
+SRC007 = _code(
+    "SRC007",
+    ERROR,
+    "not a bridge record: neither PBN, LIN, JSON nor XML",
+    "The content of the input matches none of the formats pbntool reads (e.g. a readme "
+    "named on the command line); the input is skipped.",
+)
+
 # --- PBN0xx: PBN syntax -------------------------------------------------------------------
 PBN001 = _code(
     "PBN001",

@@ -1,7 +1,7 @@
 """Generate ``docs/diagnostics.md`` from the diagnostics ``CATALOGUE``.
 
 The page lists every code, grouped by family, with its severity, message template, meaning
-and the fixture that triggers it (``fixtures/pbn/invalid/<CODE>_<slug>.pbn``).  A test checks
+and the fixture that triggers it (``fixtures/<format>/invalid/<CODE>_<slug>.<ext>``).  A test checks
 that the committed page is up to date; ``pytest --update-golden`` rewrites it, and so does::
 
     python -m pbntool.docs_gen > docs/diagnostics.md
@@ -16,16 +16,28 @@ from pathlib import Path
 
 from pbntool.diagnostics import CATALOGUE, Code
 
-__all__ = ["FAMILIES", "Family", "family_of", "render_diagnostics_markdown"]
+__all__ = ["FAMILIES", "Family", "family_of", "invalid_fixtures", "render_diagnostics_markdown"]
 
-DEFAULT_FIXTURE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "pbn" / "invalid"
-"""Where the invalid fixtures live in a source checkout (absent from an installed wheel)."""
+DEFAULT_FIXTURE_ROOT = Path(__file__).resolve().parent.parent / "fixtures"
+"""Where the fixtures live in a source checkout (absent from an installed wheel)."""
+
+
+def invalid_fixtures(root: Path | None = None) -> list[Path]:
+    """Every ``<root>/<format>/invalid/<CODE>_<slug>.<ext>`` fixture (not the ``.expected``
+    files), sorted by format directory then name."""
+    base = DEFAULT_FIXTURE_ROOT if root is None else root
+    return sorted(
+        path
+        for path in base.glob("*/invalid/*")
+        if path.is_file() and path.suffix != ".expected" and not path.name.startswith(".")
+    )
+
 
 COVERED_ELSEWHERE = {
     "SRC003": "none (needs an unreadable path; covered by the CLI tests)",
     "INT001": "none (needs a bug in pbntool; covered by the CLI tests)",
 }
-"""Codes that no PBN fixture can trigger, with what the page says instead of a file name."""
+"""Codes that no fixture can trigger, with what the page says instead of a file name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,18 +130,19 @@ def family_of(code: str) -> Family:
     raise ValueError(f"no family for code {code!r}")
 
 
-def render_diagnostics_markdown(fixture_dir: Path | None = None) -> str:
+def render_diagnostics_markdown(fixture_root: Path | None = None) -> str:
     """The Markdown page documenting every code of ``CATALOGUE``.
 
     Args:
-        fixture_dir: Where to look for ``<CODE>_<slug>.pbn`` fixtures (default: the source
-            checkout's ``fixtures/pbn/invalid``; no file names are listed if it is absent).
+        fixture_root: The ``fixtures`` directory holding ``<format>/invalid/<CODE>_<slug>.*``
+            (default: the source checkout's; no file names are listed if it is absent).
 
     Returns:
         The page, ending with a newline.
     """
-    directory = DEFAULT_FIXTURE_DIR if fixture_dir is None else fixture_dir
-    names = sorted(path.name for path in directory.glob("*.pbn")) if directory.is_dir() else []
+    names = [
+        f"{path.parent.parent.name}/invalid/{path.name}" for path in invalid_fixtures(fixture_root)
+    ]
     lines = list(_INTRODUCTION)
     for family in FAMILIES:
         codes = [code for code in CATALOGUE.values() if family_of(code.id) is family]
@@ -162,7 +175,7 @@ _INTRODUCTION = (
     "deviation that is read anyway, often seen in real files), **info** (worth knowing, not a",
     "problem).  `validate` exits with 1 when a finding reaches `--fail-on` (default `error`).",
     "",
-    "Each code has a fixture in `fixtures/pbn/invalid/` named after it; the matching",
+    "Each code has a fixture in `fixtures/<format>/invalid/` named after it; the matching",
     "`.expected` file lists the `line:column CODE` of every finding the fixture produces.",
 )
 
@@ -170,7 +183,7 @@ _INTRODUCTION = (
 def _fixtures_for(code: str, names: Sequence[str]) -> str:
     if code in COVERED_ELSEWHERE:
         return COVERED_ELSEWHERE[code]
-    found = [name for name in names if name.startswith(code + "_")]
+    found = [name for name in names if name.rpartition("/")[2].startswith(code + "_")]
     return "<br>".join(f"`{name}`" for name in found) if found else "none yet"
 
 

@@ -1,9 +1,10 @@
 """Every diagnostic code, triggered where it should be by a fixture named after it.
 
-Each ``fixtures/pbn/invalid/<CODE>_<slug>.pbn`` has a ``.expected`` file listing, one per
-line and in the order the reader emits them, the ``line:column CODE`` of every diagnostic
+Each ``fixtures/<format>/invalid/<CODE>_<slug>.<ext>`` has a ``.expected`` file listing, one
+per line and in the order the reader emits them, the ``line:column CODE`` of every diagnostic
 the fixture produces with the Laws checks on.  The positions were worked out by hand from
-the PBN text, so a mismatch is a bug in the reader or in the fixture.
+the text, so a mismatch is a bug in the reader or in the fixture.  The fixture is read the
+way the CLI reads it: its format is detected from its content.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from typer.testing import CliRunner
 
 from pbntool.cli import app
 from pbntool.diagnostics import CATALOGUE, Diagnostic
-from pbntool.docs_gen import FAMILIES, family_of, render_diagnostics_markdown
-from pbntool.pbn import parse
+from pbntool.docs_gen import FAMILIES, family_of, invalid_fixtures, render_diagnostics_markdown
+from pbntool.formats import read_input
+from pbntool.inputs import Input
+from pbntool.records import validate_record
 
 REPO = Path(__file__).resolve().parent.parent
-INVALID = REPO / "fixtures" / "pbn" / "invalid"
+FIXTURES = REPO / "fixtures"
 GENERATOR = REPO / "fixtures" / "pbn" / "make_binary_fixtures.py"
 DIAGNOSTICS_DOC = REPO / "docs" / "diagnostics.md"
 
@@ -37,7 +40,7 @@ UNEMITTED_CODES: dict[str, str] = {}
 
 
 def _invalid_cases() -> list[Path]:
-    return sorted(INVALID.glob("*.pbn"))
+    return invalid_fixtures(FIXTURES)
 
 
 def _case_params(*, with_known_bugs: bool = True) -> list[object]:
@@ -57,7 +60,8 @@ def _read_expected(case: Path) -> list[str]:
 
 
 def _diagnostics(case: Path) -> tuple[Diagnostic, ...]:
-    return parse(case.read_bytes(), case.name, validate=True).diagnostics
+    records = read_input(Input(case.name, case))
+    return tuple(d for record in records for d in validate_record(record))
 
 
 def _places(diagnostics: tuple[Diagnostic, ...]) -> list[str]:
@@ -104,13 +108,13 @@ def test_fixture_is_named_after_a_code_it_expects(case: Path) -> None:
 
 
 def test_every_fixture_has_an_expected_file_and_every_expected_file_a_fixture() -> None:
-    fixtures = {path.stem for path in INVALID.glob("*.pbn")}
-    expectations = {path.stem for path in INVALID.glob("*.expected")}
+    fixtures = {path.with_suffix("") for path in _invalid_cases()}
+    expectations = {path.with_suffix("") for path in FIXTURES.glob("*/invalid/*.expected")}
     assert fixtures == expectations
 
 
 def test_expected_files_are_well_formed() -> None:
-    for expected in sorted(INVALID.glob("*.expected")):
+    for expected in sorted(FIXTURES.glob("*/invalid/*.expected")):
         for line in _read_expected(expected):
             place, code = line.split(" ")
             row, column = place.split(":")
@@ -146,7 +150,7 @@ def test_code_has_a_passing_fixture_named_after_it(code: str) -> None:
         and case.stem not in KNOWN_BUGS
         and any(line.endswith(" " + code) for line in _read_expected(case))
     ]
-    assert owners, f"no fixture fixtures/pbn/invalid/{code}_<slug>.pbn that expects {code}"
+    assert owners, f"no fixture fixtures/<format>/invalid/{code}_<slug>.* that expects {code}"
 
 
 def test_codes_without_fixture_are_in_the_catalogue() -> None:
@@ -179,15 +183,15 @@ def test_every_code_belongs_to_a_documented_family() -> None:
 
 
 def test_diagnostics_page_lists_every_code_with_its_fixture() -> None:
-    page = render_diagnostics_markdown(INVALID)
+    page = render_diagnostics_markdown(FIXTURES)
     for code in CATALOGUE.values():
         assert f"| `{code.id}` | {code.severity.label} |" in page
     for case in _invalid_cases():
-        assert f"`{case.name}`" in page
+        assert f"/invalid/{case.name}`" in page
 
 
 def test_docs_diagnostics_md_is_up_to_date(update_golden: bool) -> None:
-    page = render_diagnostics_markdown(INVALID)
+    page = render_diagnostics_markdown(FIXTURES)
     if update_golden:
         DIAGNOSTICS_DOC.parent.mkdir(exist_ok=True)
         DIAGNOSTICS_DOC.write_text(page, encoding="utf-8", newline="\n")

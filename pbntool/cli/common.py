@@ -20,10 +20,9 @@ from typing import Annotated, Any, TextIO, TypeVar, cast
 import typer
 
 from pbntool.diagnostics import Diagnostic, Severity
-from pbntool.formats import read_input
+from pbntool.formats import Format, read_input
 from pbntool.inputs import iter_inputs
-from pbntool.model import Board
-from pbntool.records import Record, validate_record
+from pbntool.records import Record
 
 __all__ = [
     "EXIT_CLOSED_PIPE",
@@ -31,11 +30,11 @@ __all__ = [
     "EXIT_OK",
     "EXIT_UNREADABLE",
     "FailOn",
+    "FromOption",
     "OutputFormat",
     "Paths",
     "Report",
     "app",
-    "boards_reporting",
     "iter_records",
     "parse_codes",
     "pipe_safe",
@@ -134,14 +133,26 @@ def plural(count: int, noun: str) -> str:
 
 Paths = Annotated[
     list[str],
-    typer.Argument(help="Files, directories (searched recursively for .pbn), or - for stdin."),
+    typer.Argument(
+        help="Files, directories (searched recursively for .pbn and .lin), or - for stdin."
+    ),
+]
+
+FromOption = Annotated[
+    Format | None,
+    typer.Option(
+        "--from",
+        case_sensitive=False,
+        help="Input format (default: detected from each input's content).",
+    ),
 ]
 
 
-def iter_records(paths: list[str], report: Report) -> Iterator[Record]:
+def iter_records(paths: list[str], report: Report, form: Format | None = None) -> Iterator[Record]:
+    """The records of every input, in order; ``form`` forces the input format."""
     for source in iter_inputs(paths):
         report.inputs += 1
-        yield from read_input(source)
+        yield from read_input(source, form)
 
 
 def select_codes(
@@ -167,21 +178,6 @@ def parse_codes(option: list[str] | None) -> set[str]:
 def print_diagnostic(diagnostic: Diagnostic, form: OutputFormat, stream: TextIO) -> None:
     stream.write(diagnostic.to_json() if form is OutputFormat.json else str(diagnostic))
     stream.write("\n")
-
-
-def boards_reporting(
-    paths: list[str], report: Report, check: bool, quiet: bool
-) -> Iterator[tuple[Board, str]]:
-    """Boards with their file names; the findings go to stderr as they are met."""
-    for record in iter_records(paths, report):
-        diagnostics = validate_record(record) if check else record.diagnostics
-        shown = [d for d in diagnostics if d.severity >= Severity.WARNING]
-        report.count(record, diagnostics)
-        if not quiet:
-            for diagnostic in shown:
-                print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
-        if record.board is not None:
-            yield record.board, record.file
 
 
 def silence_stdout() -> None:

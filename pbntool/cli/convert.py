@@ -4,30 +4,34 @@ from __future__ import annotations
 
 import sys
 from contextlib import ExitStack
-from enum import StrEnum
 from typing import Annotated, TextIO
 
 import typer
 
-from pbntool.cli.common import Paths, Report, app, boards_reporting, pipe_safe
-from pbntool.jsonio import dumps_line
-from pbntool.pbn.writer import WriteOptions, iter_dump
+from pbntool.cli.common import (
+    FromOption,
+    OutputFormat,
+    Paths,
+    Report,
+    app,
+    iter_records,
+    pipe_safe,
+    print_diagnostic,
+)
+from pbntool.diagnostics import Severity
+from pbntool.formats import Format
+from pbntool.records import validate_record
+from pbntool.writers import open_writer
 
-__all__ = ["ConvertFormat", "convert"]
-
-
-class ConvertFormat(StrEnum):
-    """What ``convert`` writes."""
-
-    pbn = "pbn"
-    json = "json"
+__all__ = ["convert"]
 
 
 @app.command()
 @pipe_safe
 def convert(
     paths: Paths,
-    to: Annotated[ConvertFormat, typer.Option("--to", help="Output format.")],
+    to: Annotated[Format, typer.Option("--to", case_sensitive=False, help="Output format.")],
+    source_format: FromOption = None,
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
     ] = None,
@@ -38,20 +42,27 @@ def convert(
         bool, typer.Option("--quiet", "-q", help="No diagnostics or summary on stderr.")
     ] = False,
 ) -> None:
-    """Rewrite boards as canonical PBN (export format) or JSON lines."""
+    """Rewrite boards as canonical PBN (export format), LIN, JSON lines or XML.
+
+    What the target format cannot carry is reported as a warning naming the board.
+    """
     report = Report()
     with ExitStack() as stack:
         stream: TextIO = sys.stdout
         if output:
             stream = stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
-        boards = boards_reporting(paths, report, check, quiet)
-        if to is ConvertFormat.pbn:
-            for text in iter_dump((board for board, _ in boards), WriteOptions()):
-                stream.write(text)
-        else:
-            for board, name in boards:
-                stream.write(dumps_line(board, file=name))
-                stream.write("\n")
+        writer = open_writer(to, stream)
+        for record in iter_records(paths, report, source_format):
+            found = list(validate_record(record) if check else record.diagnostics)
+            if record.board is not None:
+                losses = writer.write(record.board, record.file)
+                found.extend(record.locate(loss) for loss in losses)
+            report.count(record, found)
+            if not quiet:
+                for diagnostic in found:
+                    if diagnostic.severity >= Severity.WARNING:
+                        print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
+        writer.close()
         stream.flush()
     if not quiet:
         typer.echo(report.summary(), err=True)

@@ -1,0 +1,90 @@
+"""Writing boards in any format, one board at a time, with what the format could not carry.
+
+Every format has a ``BoardWriter``: ``write`` takes one board and returns the losses (warning
+diagnostics naming what the target format dropped, never silent), ``close`` ends the output
+(a closing XML element, a LIN segment).  ``open_writer`` finds the writer of a format; the
+modules are imported on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Protocol, TextIO
+
+from pbntool.diagnostics import Diagnostic
+from pbntool.formats import Format
+from pbntool.model import Board
+
+__all__ = ["WRITERS", "BoardWriter", "JsonLinesWriter", "PbnWriter", "open_writer"]
+
+
+class BoardWriter(Protocol):
+    """Writes boards to a text stream, one at a time."""
+
+    def write(self, board: Board, file: str | None = None) -> list[Diagnostic]:
+        """Write one board (``file`` names where it was read); returns what was lost."""
+
+    def close(self) -> None:
+        """Finish the output (the stream itself stays open)."""
+
+
+WriterFactory = Callable[[TextIO], BoardWriter]
+
+WRITERS: dict[Format, str] = {
+    Format.PBN: "pbntool.writers:PbnWriter",
+    Format.JSON: "pbntool.writers:JsonLinesWriter",
+    Format.LIN: "pbntool.lin:LinWriter",
+    Format.XML: "pbntool.xmlio:XmlWriter",
+}
+"""``module:class`` of each format's writer (imported on first use)."""
+
+
+def open_writer(form: Format, stream: TextIO) -> BoardWriter:
+    """A writer of ``form`` on ``stream``."""
+    module, _, name = WRITERS[form].partition(":")
+    factory: WriterFactory = getattr(importlib.import_module(module), name)
+    return factory(stream)
+
+
+class PbnWriter:
+    """Canonical PBN export format: the file header, then one game per board."""
+
+    def __init__(self, stream: TextIO) -> None:
+        from pbntool.pbn.writer import WriteOptions
+
+        self._stream = stream
+        self._options = WriteOptions()
+        self._started = False
+
+    def write(self, board: Board, file: str | None = None) -> list[Diagnostic]:
+        from pbntool.pbn.writer import dumps_board
+
+        self._start()
+        self._stream.write(dumps_board(board, self._options))
+        return []
+
+    def close(self) -> None:
+        self._start()  # an empty conversion is still a PBN file
+
+    def _start(self) -> None:
+        if not self._started:
+            self._stream.write(self._options.header)
+            self._started = True
+
+
+class JsonLinesWriter:
+    """JSON Lines: one object per board."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, board: Board, file: str | None = None) -> list[Diagnostic]:
+        from pbntool.jsonio import dumps_line
+
+        self._stream.write(dumps_line(board, file=file))
+        self._stream.write("\n")
+        return []
+
+    def close(self) -> None:
+        """JSON Lines needs no ending."""
