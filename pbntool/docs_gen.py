@@ -16,7 +16,14 @@ from pathlib import Path
 
 from pbntool.diagnostics import CATALOGUE, Code
 
-__all__ = ["FAMILIES", "Family", "family_of", "invalid_fixtures", "render_diagnostics_markdown"]
+__all__ = [
+    "FAMILIES",
+    "Family",
+    "command_fixtures",
+    "family_of",
+    "invalid_fixtures",
+    "render_diagnostics_markdown",
+]
 
 DEFAULT_FIXTURE_ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 """Where the fixtures live in a source checkout (absent from an installed wheel)."""
@@ -24,12 +31,27 @@ DEFAULT_FIXTURE_ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 
 def invalid_fixtures(root: Path | None = None) -> list[Path]:
     """Every ``<root>/<format>/invalid/<CODE>_<slug>.<ext>`` fixture (not the ``.expected``
-    files), sorted by format directory then name."""
+    files), sorted by format directory then name: what ``pbntool validate`` reports."""
     base = DEFAULT_FIXTURE_ROOT if root is None else root
+    return _fixture_files(base.glob("*/invalid/*"))
+
+
+def command_fixtures(root: Path | None = None) -> list[Path]:
+    """Every ``<root>/commands/<command>/<CODE>_<slug>.<ext>`` fixture: codes that another
+    command reports (``score --check``, ``fix``, ``dd --check`` …), each checked by that
+    command's tests against its ``.expected`` file."""
+    base = DEFAULT_FIXTURE_ROOT if root is None else root
+    return _fixture_files(base.glob("commands/*/*"))
+
+
+def _fixture_files(paths: Iterable[Path]) -> list[Path]:
     return sorted(
         path
-        for path in base.glob("*/invalid/*")
-        if path.is_file() and path.suffix != ".expected" and not path.name.startswith(".")
+        for path in paths
+        if path.is_file()
+        and path.suffix not in (".expected", ".args")
+        and not path.name.startswith(".")
+        and "_" in path.name
     )
 
 
@@ -140,8 +162,10 @@ def render_diagnostics_markdown(fixture_root: Path | None = None) -> str:
     Returns:
         The page, ending with a newline.
     """
+    base = DEFAULT_FIXTURE_ROOT if fixture_root is None else fixture_root
     names = [
-        f"{path.parent.parent.name}/invalid/{path.name}" for path in invalid_fixtures(fixture_root)
+        path.relative_to(base).as_posix()
+        for path in (*invalid_fixtures(fixture_root), *command_fixtures(fixture_root))
     ]
     lines = list(_INTRODUCTION)
     for family in FAMILIES:
@@ -175,8 +199,10 @@ _INTRODUCTION = (
     "deviation that is read anyway, often seen in real files), **info** (worth knowing, not a",
     "problem).  `validate` exits with 1 when a finding reaches `--fail-on` (default `error`).",
     "",
-    "Each code has a fixture in `fixtures/<format>/invalid/` named after it; the matching",
-    "`.expected` file lists the `line:column CODE` of every finding the fixture produces.",
+    "Each code has a fixture named after it: in `fixtures/<format>/invalid/` for what",
+    "`validate` reports, in `fixtures/commands/<command>/` for what another command reports",
+    "(an `.args` file beside it gives the command's options).  The matching `.expected` file",
+    "lists the `line:column CODE` of every finding the fixture produces.",
 )
 
 

@@ -19,7 +19,13 @@ from typer.testing import CliRunner
 
 from pbntool.cli import app
 from pbntool.diagnostics import CATALOGUE, Diagnostic
-from pbntool.docs_gen import FAMILIES, family_of, invalid_fixtures, render_diagnostics_markdown
+from pbntool.docs_gen import (
+    FAMILIES,
+    command_fixtures,
+    family_of,
+    invalid_fixtures,
+    render_diagnostics_markdown,
+)
 from pbntool.formats import read_input
 from pbntool.inputs import Input
 from pbntool.records import validate_record
@@ -143,9 +149,10 @@ def _catalogue_params() -> list[object]:
 
 @pytest.mark.parametrize("code", _catalogue_params())
 def test_code_has_a_passing_fixture_named_after_it(code: str) -> None:
+    # Command fixtures (fixtures/commands/<command>/) are checked by that command's tests.
     owners = [
         case.name
-        for case in _invalid_cases()
+        for case in (*_invalid_cases(), *command_fixtures(FIXTURES))
         if case.name.startswith(code + "_")
         and case.stem not in KNOWN_BUGS
         and any(line.endswith(" " + code) for line in _read_expected(case))
@@ -186,8 +193,8 @@ def test_diagnostics_page_lists_every_code_with_its_fixture() -> None:
     page = render_diagnostics_markdown(FIXTURES)
     for code in CATALOGUE.values():
         assert f"| `{code.id}` | {code.severity.label} |" in page
-    for case in _invalid_cases():
-        assert f"/invalid/{case.name}`" in page
+    for case in (*_invalid_cases(), *command_fixtures(FIXTURES)):
+        assert f"/{case.name}`" in page
 
 
 def test_docs_diagnostics_md_is_up_to_date(update_golden: bool) -> None:
