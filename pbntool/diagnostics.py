@@ -641,6 +641,221 @@ BRD003 = _code(
     "One or more of the 15 tags of the mandatory tag set are absent.",
 )
 
+# --- LIN0xx: LIN syntax -------------------------------------------------------------------
+LIN001 = _code(
+    "LIN001",
+    WARNING,
+    "text that is not a LIN pair: {text}; reading goes on at the next pair",
+    "Text where a `tag|value|` pair should be (often a pipe missing earlier); it is kept "
+    "as commentary.",
+)
+LIN002 = _code(
+    "LIN002",
+    WARNING,
+    "stray pipe(s) {text} where a tag should be",
+    "Doubled pipes (`||mb||`) or a pipe with no tag before it.",
+)
+LIN003 = _code(
+    "LIN003",
+    WARNING,
+    "the last pair {tag}|{value} has no closing pipe; the value is read anyway",
+    "The input ends inside a pair: its closing `|` is missing.",
+)
+LIN004 = _code(
+    "LIN004",
+    WARNING,
+    "{tag} carries no data, but has the value {value}: is a pipe missing?",
+    "A marker command (`st`, `rh`, `pg`) with a value: usually a sign that a pipe was lost "
+    "and the pairs that follow are out of phase.",
+)
+LIN005 = _code(
+    "LIN005",
+    ERROR,
+    "the link points at a remote file ({url}); download it and read the file",
+    "A handviewer link with `linurl=`: pbntool never fetches anything from the network.",
+)
+LIN006 = _code(
+    "LIN006",
+    INFO,
+    "the link's LIN was percent-encoded twice; decoded twice",
+    "After one decoding pass the value still held `%7C` and no `|`.",
+)
+LIN007 = _code(
+    "LIN007",
+    INFO,
+    "unknown command {tag}|{value}| kept as it is",
+    "A LIN command pbntool does not know; it is kept (and written back) at its place.",
+)
+LIN008 = _code(
+    "LIN008",
+    WARNING,
+    "undo command up|{value}| kept but not applied: the play may not be the final one",
+    "A teaching-file `up` (undo) command; the cards stay as recorded.",
+)
+LIN009 = _code(
+    "LIN009",
+    ERROR,
+    "no LIN found: {detail}",
+    "A handviewer link whose `lin` parameter holds no LIN pairs.",
+)
+
+# --- LIN1xx: LIN values -----------------------------------------------------------------------
+LIN101 = _code(
+    "LIN101",
+    ERROR,
+    "bad md value: {detail}",
+    "The deal is not a dealer digit and up to four hands S, W, N, E separated by commas.",
+)
+LIN102 = _code(
+    "LIN102",
+    WARNING,
+    "no dealer digit in md; dealer {dealer} {source}",
+    "The deal gives no dealer; it is taken from the board number (or assumed).",
+)
+LIN103 = _code(
+    "LIN103",
+    WARNING,
+    "no sv; vulnerability {vulnerable} taken from board {board}",
+    "The table gives no vulnerability; it is taken from the board number.",
+)
+LIN104 = _code(
+    "LIN104",
+    ERROR,
+    "bad sv value {value}; expected o, n, e or b",
+    "The vulnerability is not one of the LIN letters (or their known variants).",
+)
+LIN105 = _code(
+    "LIN105",
+    ERROR,
+    "bad call in mb: {detail}",
+    "An `mb` value that is not a call (p, d, r, 1C…7N, with `!` for an alert) or a compact "
+    "run of calls; it is kept as written.",
+)
+LIN106 = _code(
+    "LIN106",
+    INFO,
+    "explanation before the first call kept as commentary: {text}",
+    "An `an` with no call before it (vugraph operators type into the wrong box).",
+)
+LIN107 = _code(
+    "LIN107",
+    ERROR,
+    "bad card in pc: {detail}",
+    "A `pc` value that is not a card (or up to four cards written together); it is kept as "
+    "written.",
+)
+LIN108 = _code(
+    "LIN108",
+    ERROR,
+    "bad claim mc|{value}|; expected the total tricks of declarer's side, 0 to 13",
+    "A claim that is not a number of tricks.",
+)
+LIN109 = _code(
+    "LIN109",
+    WARNING,
+    "{count} claims ({values}) at this table; the last, {last}, is kept",
+    "Several `mc` commands for one table.",
+)
+LIN110 = _code(
+    "LIN110",
+    WARNING,
+    "pn gives {count} names; expected 4 (S, W, N, E) or 8 in a vugraph header",
+    "A player list of unexpected length; the names are read in S, W, N, E order.",
+)
+LIN111 = _code(
+    "LIN111",
+    WARNING,
+    "board {first} ({first_source}) but board {second} ({second_source})",
+    "Two commands give this table different board numbers; the first is kept.",
+)
+LIN112 = _code(
+    "LIN112",
+    WARNING,
+    "rs entry {entry} for board {board} cannot be read",
+    "A vugraph result that is not `<level><strain><declarer>[x|xx][=|+n|-n]` or PASS.",
+)
+LIN113 = _code(
+    "LIN113",
+    WARNING,
+    "rs gives {entry} for this table, but the record gives {actual}",
+    "The vugraph results line disagrees with the auction, play or claim of the table.",
+)
+LIN114 = _code(
+    "LIN114",
+    WARNING,
+    "vg header has {count} fields; expected 9 (title, segment, scoring, first board, last "
+    "board, team, score, team, score)",
+    "A vugraph header with an unexpected number of fields.",
+)
+LIN115 = _code(
+    "LIN115",
+    WARNING,
+    "bad qx value {value}; expected a room letter and a board number (o12, c12)",
+    "A table id that cannot be read; the table is kept without room or number.",
+)
+LIN116 = _code(
+    "LIN116",
+    WARNING,
+    "rs has {count} entries; expected {expected} (two per board, {first} to {last})",
+    "A results line with missing or extra entries (a common real-file defect).",
+)
+LIN117 = _code(
+    "LIN117",
+    WARNING,
+    "the play cannot be placed by seat ({reason}); cards from trick {trick} on follow "
+    "{seat}'s rotation",
+    "Without a contract (for trick winners) or a deal (for card holders) the seats of later "
+    "cards are a guess.",
+)
+
+# --- OUT: what a target format cannot carry ------------------------------------------------
+OUT010 = _code(
+    "OUT010",
+    WARNING,
+    "LIN has no place for the tag(s) {names}; dropped",
+    "Tags a LIN board cannot carry (LIN knows players, board, dealer, vulnerability, deal, "
+    "auction and play; a vugraph file also event, stage, scoring, teams and rooms).",
+)
+OUT011 = _code(
+    "OUT011",
+    WARNING,
+    "LIN has no place for the table(s) {names}; dropped",
+    "PBN tables (ScoreTable, OptimumResultTable …) cannot be written in LIN.",
+)
+OUT012 = _code(
+    "OUT012",
+    WARNING,
+    "LIN has no place for {what}; dropped",
+    "Annotations LIN cannot carry: NAGs and suffixes (but NAG 15, the alert), irregularity "
+    "marks, notes on cards, notes no call refers to.",
+)
+OUT013 = _code(
+    "OUT013",
+    WARNING,
+    "{count} escape line(s) or comment(s) on notes have no place in LIN; dropped",
+    "PBN `%` escape lines (other than kept LIN commands) and comments attached to notes.",
+)
+OUT014 = _code(
+    "OUT014",
+    WARNING,
+    "auction: {what} cannot be written in LIN; dropped",
+    "Auction entries that are not calls (unreadable text, `^S`, `+`) or an end marker.",
+)
+OUT015 = _code(
+    "OUT015",
+    WARNING,
+    "play: {what} cannot be written in LIN; dropped",
+    "Cards LIN cannot place: unreadable ones, and cards after an unknown card or whose "
+    "order cannot be derived (LIN lists cards in played order).",
+)
+OUT016 = _code(
+    "OUT016",
+    WARNING,
+    "{what} held a character LIN values cannot (a pipe, a line break, or a comma in a "
+    "name); replaced",
+    "LIN has no escapes: `|` becomes `/`, line breaks spaces, commas in names spaces.",
+)
+
 # --- INT: our own failures ----------------------------------------------------------------
 INT001 = _code(
     "INT001",

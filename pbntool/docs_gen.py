@@ -92,6 +92,19 @@ FAMILIES: tuple[Family, ...] = (
         "and tables.",
     ),
     Family(
+        "LIN0",
+        "LIN0xx: LIN syntax",
+        "The structure of LIN text and handviewer links: `tag|value|` pairs, stray text and "
+        "pipes, unterminated pairs, marker commands and unknown commands.",
+    ),
+    Family(
+        "LIN1",
+        "LIN1xx: LIN values",
+        "The values of LIN commands: the deal (`md`), vulnerability (`sv`), calls (`mb`), "
+        "explanations (`an`), cards (`pc`), claims (`mc`), players (`pn`), board numbers "
+        "(`ah`, `qx`) and the vugraph header (`vg`, `rs`).",
+    ),
+    Family(
         "EXP",
         "EXP: export format",
         "Rules of the strict export format, checked only in files that declare it with a "
@@ -130,6 +143,12 @@ FAMILIES: tuple[Family, ...] = (
         "BRD",
         "BRD: board conventions and completeness",
         "The standard 16-board cycle of dealer and vulnerability, and the mandatory tag set.",
+    ),
+    Family(
+        "OUT",
+        "OUT: conversion losses",
+        "What a target format cannot carry, reported by `convert` for each board (never "
+        "dropped silently); see `docs/conversions.md`.",
     ),
     Family(
         "INT",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,7 +15,7 @@ from pbntool.diagnostics import SRC003, Diagnostic
 
 __all__ = ["READABLE_SUFFIXES", "Input", "iter_inputs"]
 
-READABLE_SUFFIXES = frozenset({".pbn"})
+READABLE_SUFFIXES = frozenset({".pbn", ".lin"})
 """Suffixes picked up when walking a directory (case-insensitive)."""
 
 
@@ -24,12 +26,20 @@ class Input:
     name: str
     path: Path | None
     problem: Diagnostic | None = None
+    data: bytes | None = None
+    """The input itself, for one given on the command line (a handviewer link)."""
 
     def open(self) -> BinaryIO:
         """The byte stream (stdin for ``-``)."""
+        if self.data is not None:
+            return io.BytesIO(self.data)
         if self.path is None:
             return sys.stdin.buffer
         return open(self.path, "rb")
+
+
+_LINK = re.compile(r"(?i)(?:https?://|www\.)\S*[?&](?:lin|linurl)=")
+"""A handviewer link given on the command line instead of a file name."""
 
 
 def _unreadable(name: str, reason: str) -> Input:
@@ -41,10 +51,14 @@ def _unreadable(name: str, reason: str) -> Input:
 
 def iter_inputs(arguments: list[str]) -> Iterator[Input]:
     """Files named on the command line (whatever their suffix), the readable files found by
-    walking directories (sorted, so output is deterministic), and ``-`` for stdin."""
+    walking directories (sorted, so output is deterministic), ``-`` for stdin, and
+    handviewer links (``https://…handviewer.html?lin=…``) given as arguments."""
     for argument in arguments:
         if argument == "-":
             yield Input("<stdin>", None)
+            continue
+        if _LINK.match(argument) and not Path(argument).exists():
+            yield Input("<link>", None, data=argument.encode("utf-8"))
             continue
         path = Path(argument)
         if path.is_dir():

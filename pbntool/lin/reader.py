@@ -1,0 +1,335 @@
+"""LIN pairs to tables: the board-splitting rule, segment headers, and records.
+
+LIN has no board terminator.  The rule (``lin-format.md`` §3), which handles myhands lines,
+vugraph files, tourney downloads, the BBO-client order and generated deals alike:
+
+- a table is *started* once it has an ``md``, ``mb``, ``pc`` or ``mc``;
+- ``qx`` opens a new table unless the current one is not started (then it names it);
+- before the first ``qx``: ``pn`` opens a new table if the current one is started, and
+  ``md`` opens one if the current table already has an ``md``;
+- once a ``qx`` has been seen only ``qx`` opens tables; a ``pn`` met after the current
+  table started waits for the next ``qx``;
+- in a file with a ``vg`` header, a ``pn`` before the first ``qx`` is the header's name
+  list; ``vg`` starts a new segment, and ``rs``, ``pw``, ``mp``, ``bn`` belong to it.
+
+Tables are decoded one at a time as soon as they end, so memory is bounded by one table.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from pbntool.diagnostics import (
+    INT001,
+    LIN005,
+    LIN006,
+    LIN009,
+    LIN112,
+    LIN114,
+    LIN116,
+    SRC001,
+    SRC002,
+    Diagnostic,
+)
+from pbntool.lin.decode import LinSourceMap, Segment, TableInput, decode_table, escape_text
+from pbntool.lin.lexer import (
+    DocumentEnd,
+    Item,
+    LinkStart,
+    Pair,
+    Piece,
+    Stray,
+    iter_items,
+    iter_link_items,
+)
+from pbntool.lin.values import read_table_result
+from pbntool.model import Comment, CommentKind
+from pbntool.records import Record, place
+from pbntool.source import DecodedText, EncodingEvent
+
+__all__ = ["iter_lin_records", "looks_like_links"]
+
+_STARTS = frozenset({"md", "mb", "pc", "mc"})
+_HEADER = frozenset({"vg", "rs", "pw", "mp", "bn"})
+
+
+def looks_like_links(text: str) -> bool:
+    """True when the text is handviewer links rather than LIN (``…?lin=`` or ``linurl=``)."""
+    head = text.lstrip()[:4096].lower()
+    return head.startswith(("http://", "https://", "www.")) or (
+        ("lin=" in head or "linurl=" in head) and "|" not in head.split("lin=", 1)[0]
+    )
+
+
+def iter_lin_records(text: DecodedText, name: str) -> Iterator[Record]:
+    """The records of decoded LIN text (a LIN file, or a file of handviewer links)."""
+    chunks = iter(text)
+    first = next(chunks, None)
+    if first is None:
+        yield from _encoding_records(text, name)
+        return
+    links = looks_like_links(first)
+    items: Iterable[Item | LinkStart] = (
+        _link_items(first, chunks) if links else iter_items(_prepend(first, chunks))
+    )
+    assembler = _Assembler(name)
+    reported = 0
+    for item in items:
+        for record in assembler.feed(item):
+            # Encoding notes are reported before the first table that follows them.
+            while reported < len(text.events) and text.events[reported].line <= record.line:
+                yield _encoding_record(text.events[reported], name)
+                reported += 1
+            yield record
+    yield from assembler.finish()
+    for event in text.events[reported:]:
+        yield _encoding_record(event, name)
+
+
+def _prepend(first: str, rest: Iterator[str]) -> Iterator[str]:
+    yield first
+    yield from rest
+
+
+def _link_items(first: str, rest: Iterator[str]) -> Iterator[Item | LinkStart]:
+    line = 1
+    for chunk in _prepend(first, rest):
+        yield from iter_link_items(chunk, line)
+        line += chunk.count("\n")
+
+
+def _encoding_records(text: DecodedText, name: str) -> Iterator[Record]:
+    for event in text.events:
+        yield _encoding_record(event, name)
+
+
+def _encoding_record(event: EncodingEvent, name: str) -> Record:
+    code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
+    found = code.at(encoding=event.encoding)
+    diagnostic = Diagnostic(found.code, found.severity, found.message, name, event.line, 1)
+    return Record(None, (diagnostic,), name, event.line)
+
+
+@dataclass
+class _Current:
+    """The table being gathered."""
+
+    items: list[Pair | Stray] = field(default_factory=list)
+    started: bool = False
+    has_deal: bool = False
+    names: Pair | None = None
+
+
+@dataclass
+class _Assembler:
+    """Applies the board-splitting rule to the item stream and decodes finished tables."""
+
+    name: str
+    segment: Segment | None = None
+    seen_room: bool = False
+    current: _Current = field(default_factory=_Current)
+    pending_names: Pair | None = None
+    header_findings: list[Diagnostic] = field(default_factory=list)
+    header_pieces: list[Piece] = field(default_factory=list)
+
+    def feed(self, item: Item | LinkStart) -> Iterator[Record]:
+        if isinstance(item, LinkStart):
+            yield from self._link(item)
+            return
+        if isinstance(item, DocumentEnd):
+            yield from self._close()
+            self.seen_room = False
+            self.segment = None
+            return
+        if isinstance(item, Stray):
+            self.current.items.append(item)
+            return
+        tag = item.tag
+        if tag in _HEADER:
+            yield from self._header(item)
+        elif tag == "qx":
+            if self.current.started:
+                yield from self._close()
+            self.seen_room = True
+            self._take_pending_names()
+            self.current.items.append(item)
+        elif tag == "pn":
+            yield from self._names(item)
+        else:
+            if tag == "md" and self.current.has_deal and not self.seen_room:
+                yield from self._close()
+            if tag in _STARTS:
+                self.current.started = True
+                if tag == "md":
+                    self.current.has_deal = True
+            self.current.items.append(item)
+
+    def finish(self) -> Iterator[Record]:
+        yield from self._close()
+        if self.header_findings:
+            yield from self._header_record()
+
+    # --- the rule, piece by piece ---------------------------------------------------------
+
+    def _names(self, pair: Pair) -> Iterator[Record]:
+        if not self.seen_room:
+            if self.segment is not None and not self.current.started:
+                self._header_names(pair)
+                return
+            if self.current.started:
+                yield from self._close()
+            self.current.names = pair
+            return
+        if self.current.started:
+            self.pending_names = pair  # for the table the next qx opens
+        else:
+            self.current.names = pair
+
+    def _take_pending_names(self) -> None:
+        if self.pending_names is not None:
+            self.current.names = self.pending_names
+            self.pending_names = None
+
+    def _header(self, pair: Pair) -> Iterator[Record]:
+        if pair.tag == "vg":
+            yield from self._close()
+            self.segment = Segment()
+            self.seen_room = False
+            fields = pair.value.split(",")
+            if len(fields) != 9:
+                self._header_finding(LIN114.at(("offset", pair.value_offset), count=len(fields)),
+                                     pair)  # fmt: skip
+            self.segment.vg = fields
+            if len(fields) > 3 and fields[3].strip().isdigit():
+                self.segment.first_board = int(fields[3])
+        elif self.segment is None:
+            self.segment = Segment()
+        segment = self.segment
+        segment.header.append(Comment(escape_text(pair.tag, pair.value), CommentKind.ESCAPE))
+        if pair.tag == "rs":
+            segment.results = pair.value.split(",")
+            self._check_results(segment, pair)
+        elif pair.tag == "pw":
+            segment.pair_names = _fill_forward(pair.value.split(","), 4)
+        elif pair.tag == "bn":
+            numbers = [int(text) for text in pair.value.split(",") if text.strip().isdigit()]
+            segment.board_numbers = numbers
+
+    def _header_names(self, pair: Pair) -> None:
+        assert self.segment is not None
+        self.segment.names = pair.value.split(",")
+        text = escape_text(pair.tag, pair.value)
+        self.segment.header.append(Comment(text, CommentKind.ESCAPE))
+
+    def _check_results(self, segment: Segment, pair: Pair) -> None:
+        results = segment.results or []
+        fields = segment.vg or []
+        if len(fields) > 4 and fields[3].strip().isdigit() and fields[4].strip().isdigit():
+            first, last = int(fields[3]), int(fields[4])
+            expected = 2 * (last - first + 1)
+            count = len(results) - (1 if results and not results[-1].strip() else 0)
+            if expected > 0 and count != expected:
+                found = LIN116.at(("offset", pair.value_offset), count=count,
+                                  expected=expected, first=first, last=last)  # fmt: skip
+                self._header_finding(found, pair)
+        position = 0
+        first_board = segment.first_board or 1
+        for index, entry in enumerate(results):
+            if entry.strip() and read_table_result(entry) is None:
+                board = first_board + index // 2
+                found = LIN112.at(("offset", pair.value_offset + position),
+                                  entry=repr(entry), board=board)  # fmt: skip
+                self._header_finding(found, pair)
+            position += len(entry) + 1
+
+    def _header_finding(self, diagnostic: Diagnostic, pair: Pair) -> None:
+        self.header_findings.append(diagnostic)
+        if not self.header_pieces or self.header_pieces[-1] is not pair.piece:
+            self.header_pieces.append(pair.piece)
+
+    def _link(self, start: LinkStart) -> Iterator[Record]:
+        yield from self._close()
+        link = start.link
+        found: Diagnostic | None = None
+        if link.kind != "lin":
+            found = LIN005.at(("offset", start.offset), url=_shorten(link.raw))
+        elif not start.piece.text.strip() or "|" not in start.piece.text:
+            found = LIN009.at(("offset", start.offset), detail="the lin parameter is empty")
+        elif start.encoded_twice:
+            found = LIN006.at(("offset", start.offset))
+        if found is not None:
+            source = LinSourceMap([start.piece], start=start.offset)
+            yield _record(None, [found], self.name, source)
+
+    # --- decoding a finished table --------------------------------------------------------
+
+    def _close(self) -> Iterator[Record]:
+        if self.header_findings:
+            yield from self._header_record()
+        current = self.current
+        self.current = _Current()
+        if not current.items and current.names is None:
+            return
+        has_pairs = any(isinstance(item, Pair) for item in current.items)
+        if not current.started and not has_pairs and current.names is None:
+            yield from self._strays_only(current.items)
+            return
+        table = TableInput(current.items, self.segment, current.names)
+        try:
+            board, source, found = decode_table(table)
+        except Exception as error:  # a bug of ours must cost one table, not the file
+            yield self._internal_error(current, error)
+            return
+        yield _record(board, found, self.name, source)
+
+    def _strays_only(self, items: list[Pair | Stray]) -> Iterator[Record]:
+        """Text that is not LIN at all, between tables: findings with no board."""
+        if not items:
+            return
+        table = TableInput(items, None)
+        _, source, found = decode_table(table)
+        yield _record(None, found, self.name, source)
+
+    def _header_record(self) -> Iterator[Record]:
+        found, pieces = self.header_findings, self.header_pieces
+        self.header_findings, self.header_pieces = [], []
+        start = pieces[0].start if pieces else 0
+        yield _record(
+            None, found, self.name, LinSourceMap(pieces or [Piece("", 0, 1)], start=start)
+        )
+
+    def _internal_error(self, current: _Current, error: Exception) -> Record:
+        detail = traceback.format_exception_only(error)[-1].strip()
+        first = current.items[0] if current.items else current.names
+        pieces = [first.piece] if first is not None else [Piece("", 0, 1)]
+        source = LinSourceMap(pieces, start=first.offset if first is not None else 0)
+        found = INT001.at(("offset", source.start), skipped="this table", error=detail)
+        return _record(None, [found], self.name, source)
+
+
+def _fill_forward(names: list[str], width: int) -> list[str]:
+    """``pw`` names: an empty name means the same player as on the previous board."""
+    filled = list(names)
+    for index, name in enumerate(filled):
+        if not name.strip() and index >= width:
+            filled[index] = filled[index - width]
+    return filled
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _record(board: object, found: list[Diagnostic], name: str, source: LinSourceMap) -> Record:
+    from pbntool.model import Board
+
+    assert board is None or isinstance(board, Board)
+    line = source.position(source.start)[0]
+    number = board.number if board is not None else None
+    placed = sorted(
+        (place(diagnostic, name, line, source, number) for diagnostic in found),
+        key=lambda d: (d.line or 0, d.column or 0),
+    )
+    return Record(board, tuple(placed), name, line, source)
