@@ -402,7 +402,7 @@ class Deal:
     def holder(self, card: Card) -> Seat | None:
         """The seat whose known hand holds ``card``."""
         for seat, hand in zip(Seat, self.hands, strict=True):
-            if hand is not None and card in hand.cards:
+            if hand is not None and hand.mask & card.bit:
                 return seat
         return None
 

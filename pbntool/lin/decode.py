@@ -22,6 +22,7 @@ import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pbntool.diagnostics import (
     LIN001,
@@ -48,6 +49,9 @@ from pbntool.diagnostics import (
     Path,
 )
 from pbntool.lin.lexer import Pair, Piece, Stray
+from pbntool.lin.values import (
+    CARD_SPELLINGS as _CARD_VALUES,
+)
 from pbntool.lin.values import (
     HAND_ORDER,
     TableResult,
@@ -176,20 +180,13 @@ class LinSourceMap:
         return self.pieces[index].position(offset)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Call:
     call: Call | Token
     offset: int
     alerted: bool = False
     explanation: str | None = None
     explanation_offset: int | None = None
-    comments: list[Comment] = field(default_factory=list)
-
-
-@dataclass
-class _Card:
-    card: Card | Token
-    offset: int
     comments: list[Comment] = field(default_factory=list)
 
 
@@ -206,7 +203,10 @@ class _Table:
     deal_value: tuple[str, int] | None = None
     vulnerability: tuple[str, int] | None = None
     calls: list[_Call] = field(default_factory=list)
-    cards: list[_Card] = field(default_factory=list)
+    cards: list[Card | Token] = field(default_factory=list)
+    """The cards in played order; their offsets and comments in the two fields below."""
+    card_offsets: list[int] = field(default_factory=list)
+    card_comments: dict[int, list[Comment]] = field(default_factory=dict)
     claims: list[tuple[int | None, str, int]] = field(default_factory=list)
     commentary: list[Comment] = field(default_factory=list)
     before_auction: list[Comment] = field(default_factory=list)
@@ -214,7 +214,7 @@ class _Table:
     def comment_target(self) -> list[Comment]:
         """Where a comment met now belongs: after the last card, the last call, or before."""
         if self.cards:
-            return self.cards[-1].comments
+            return self.card_comments.setdefault(len(self.cards) - 1, [])
         if self.calls:
             return self.calls[-1].comments
         return self.before_auction
@@ -233,11 +233,23 @@ def decode_table(table: TableInput) -> tuple[Board, LinSourceMap, list[Diagnosti
         state.commentary.extend(segment.header)
     if table.names is not None:
         _read_names(state, table.names)
+    cards, offsets = state.cards, state.card_offsets
     for item in table.items:
         if isinstance(item, Stray):
             _stray(state, item)
-        else:
-            _pair(state, item)
+            continue
+        tag = item.tag
+        if tag == "pc":
+            card = _CARD_VALUES.get(item.value)
+            if card is not None and item.closed:  # the bulk of a table: one card, well formed
+                cards.append(card)
+                offsets.append(item.value_offset)
+                continue
+        elif tag == "pg" and not item.value:
+            continue
+        _pair(state, item)
+    if offsets:
+        state.source.tags.setdefault("Play", offsets[0])
     if segment is not None:
         segment.tables += 1
     board = _build_board(state)
@@ -373,12 +385,13 @@ def _explanation(state: _Table, pair: Pair) -> None:
 def _card(state: _Table, pair: Pair) -> None:
     cards, problem = read_cards(pair.value)
     for card, shift in cards:
-        state.cards.append(_Card(card, pair.value_offset + shift))
+        state.cards.append(card)
+        state.card_offsets.append(pair.value_offset + shift)
     if problem is not None:
         detail = problem.message
         state.report(LIN107.at(("offset", pair.value_offset + problem.offset), detail=detail))
-        state.cards.append(_Card(Token(pair.value.strip() or "?"), pair.value_offset))
-    state.source.tags.setdefault("Play", pair.value_offset)
+        state.cards.append(Token(pair.value.strip() or "?"))
+        state.card_offsets.append(pair.value_offset)
 
 
 def _claim(state: _Table, pair: Pair) -> None:
@@ -432,13 +445,14 @@ def _build_board(state: _Table) -> Board:
         tags.append(Tag("Deal", format_deal(deal, Seat.NORTH if dealer is None else dealer)))
     auction = _build_auction(state, dealer)
     contract, declarer = _auction_contract(auction, played=bool(state.cards))
-    play = _build_play(state, deal, dealer, contract, declarer)
+    placed = _build_play(state, deal, dealer, contract, declarer)
+    play = placed.play if placed is not None else None
     result = _claimed_result(state)
     stated = _stated_result(state, number)
     if contract is None and auction is None and play is None and stated is not None:
         contract, declarer, result = stated.contract, stated.declarer, _result(stated.tricks)
-    if result is None and play is not None and contract is not None:
-        result = _played_result(play, contract, declarer)
+    if result is None and placed is not None and placed.declarer_tricks is not None:
+        result = Result(placed.declarer_tricks)
     if stated is not None:
         agrees = _compare_with_results_line(state, stated, contract, declarer, result)
         if result is None and agrees:
@@ -613,63 +627,86 @@ def _build_auction(state: _Table, dealer: Seat | None) -> Auction | None:
     )
 
 
+class _Placed(NamedTuple):
+    """The play laid out by seat, and the tricks declarer's side won if all 13 were played."""
+
+    play: Play
+    declarer_tricks: int | None
+
+
 def _build_play(
     state: _Table,
     deal: Deal | None,
     dealer: Seat | None,
     contract: Contract | None,
     declarer: Seat | None,
-) -> Play | None:
-    cards = state.cards
+) -> _Placed | None:
+    """Lay the chronological cards out by seat: the opening leader is declarer's left-hand
+    opponent, and the winner of each trick leads the next."""
+    cards, offsets = state.cards, state.card_offsets
     if not cards:
         return None
     strain = contract.strain if contract is not None else None
-    trump_known = strain is not None
     trump = strain.trump if strain is not None else None
-    leader = _first_leader(cards, deal, dealer, declarer)
-    tricks: list[list[Slot]] = []
-    annotations: list[tuple[tuple[int, Seat], Annotation]] = []
-    guessed = declarer is None and (deal is None or not isinstance(cards[0].card, Card))
+    first = _first_leader(cards, deal, dealer, declarer)
+    leader = first
+    guessed = declarer is None and (deal is None or not isinstance(cards[0], Card))
     if guessed:
-        state.report(LIN117.at(("offset", cards[0].offset), reason="no contract and no deal",
+        state.report(LIN117.at(("offset", offsets[0]), reason="no contract and no deal",
                                trick=1, seat=leader.name_title))  # fmt: skip
+    tricks: list[tuple[Slot, Slot, Slot, Slot]] = []
+    card_places = state.source.cards
+    places: list[tuple[int, Seat]] = []
+    won = 0
     for start in range(0, len(cards), 4):
-        trick_cards = cards[start : start + 4]
-        number = start // 4
+        trick = cards[start : start + 4]
+        number = start >> 2
         row: list[Slot] = [None, None, None, None]
-        for step, entry in enumerate(trick_cards):
+        for step, card in enumerate(trick):
             seat = leader.next(step)
-            row[seat] = entry.card
-            state.source.cards[(number, seat)] = entry.offset
-            if entry.comments:
-                annotations.append(((number, seat), Annotation(comments=tuple(entry.comments))))
-        tricks.append(row)
-        if len(trick_cards) == 4:
-            following = cards[start + 4] if start + 4 < len(cards) else None
-            winner = _winner(trick_cards, leader, trump, trump_known, deal, following)
-            if winner is None:
-                if following is not None and not guessed:
-                    guessed = True
-                    state.report(LIN117.at(("offset", following.offset),
-                                           reason=_guess_reason(trump_known, deal),
-                                           trick=number + 2, seat=leader.name_title))  # fmt: skip
-                winner = leader
-            leader = winner
-    claimed = bool(state.claims)
-    return Play(
-        first=_first_leader(cards, deal, dealer, declarer),
-        tricks=tuple((row[0], row[1], row[2], row[3]) for row in tricks),
-        end=SectionEnd.STOP if claimed else SectionEnd.OPEN,
-        annotations=tuple(annotations),
+            row[seat] = card
+            card_places[(number, seat)] = offsets[start + step]
+            places.append((number, seat))
+        tricks.append((row[0], row[1], row[2], row[3]))
+        if len(trick) < 4:
+            break
+        following = cards[start + 4] if start + 4 < len(cards) else None
+        winner = _winner(trick, leader, strain is not None, trump, deal, following)
+        if winner is None:
+            if following is not None and not guessed:
+                guessed = True
+                state.report(LIN117.at(("offset", offsets[start + 4]),
+                                       reason=_guess_reason(strain is not None, deal),
+                                       trick=number + 2, seat=leader.name_title))  # fmt: skip
+            winner = leader
+        elif declarer is not None and winner.side is declarer.side:
+            won += 1
+        leader = winner
+    annotations = tuple(
+        (places[index], Annotation(comments=tuple(comments)))
+        for index, comments in sorted(state.card_comments.items())
+        if comments and index < len(places)
     )
+    play = Play(
+        first=first,
+        tricks=tuple(tricks),
+        end=SectionEnd.STOP if state.claims else SectionEnd.OPEN,
+        annotations=annotations,
+    )
+    complete = len(cards) == 52 and not guessed and declarer is not None and strain is not None
+    return _Placed(play, won if complete and _all_cards(cards) else None)
+
+
+def _all_cards(cards: list[Card | Token]) -> bool:
+    return all(type(card) is Card for card in cards)
 
 
 def _first_leader(
-    cards: list[_Card], deal: Deal | None, dealer: Seat | None, declarer: Seat | None
+    cards: list[Card | Token], deal: Deal | None, dealer: Seat | None, declarer: Seat | None
 ) -> Seat:
     if declarer is not None:
         return declarer.lho
-    first = cards[0].card
+    first = cards[0]
     if deal is not None and isinstance(first, Card):
         holder = deal.holder(first)
         if holder is not None:
@@ -684,21 +721,19 @@ def _guess_reason(trump_known: bool, deal: Deal | None) -> str:
 
 
 def _winner(
-    trick: list[_Card],
+    trick: list[Card | Token],
     leader: Seat,
-    trump: Suit | None,
     trump_known: bool,
+    trump: Suit | None,
     deal: Deal | None,
-    following: _Card | None,
+    following: Card | Token | None,
 ) -> Seat | None:
     """Who won a full trick: by the Laws when the trump suit is known, else the holder of the
     next card (the winner leads)."""
-    played = [entry.card for entry in trick]
-    if trump_known and all(isinstance(card, Card) for card in played):
-        known = [card for card in played if isinstance(card, Card)]
-        return leader.next(trick_winner(known, trump))
-    if following is not None and deal is not None and isinstance(following.card, Card):
-        return deal.holder(following.card)
+    if trump_known and _all_cards(trick):
+        return leader.next(trick_winner(trick, trump))  # type: ignore[arg-type]
+    if deal is not None and isinstance(following, Card):
+        return deal.holder(following)
     return None
 
 
@@ -711,13 +746,6 @@ def _claimed_result(state: _Table) -> Result | None:
         state.report(LIN109.at(("offset", claims[-1][2]), count=len(claims), values=values,
                                last=claims[-1][1]))  # fmt: skip
     tricks = claims[-1][0]
-    return None if tricks is None else Result(tricks)
-
-
-def _played_result(play: Play, contract: Contract, declarer: Seat | None) -> Result | None:
-    from pbntool.scoring_report import declarer_tricks_from_play
-
-    tricks = declarer_tricks_from_play(Board(play=play), contract, declarer)
     return None if tricks is None else Result(tricks)
 
 

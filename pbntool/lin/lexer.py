@@ -150,6 +150,10 @@ _MAX_CARRY = 1 << 22
 """How much text without a complete pair is carried from chunk to chunk (4 MB)."""
 
 
+_LOWER_TAGS = {tag: tag for tag in ("pn", "st", "md", "rh", "ah", "sv", "mb", "an", "pc", "mc")}
+"""The tags every board has, already in lower case (most files write nothing else)."""
+
+
 def _tokens(text: str) -> list[Token]:
     tokens = load_parser("lin").parse(text).children
     return [token for token in tokens if isinstance(token, Token)]
@@ -158,14 +162,18 @@ def _tokens(text: str) -> list[Token]:
 def _items(tokens: list[Token], piece: Piece) -> Iterator[Item]:
     base = piece.start
     text = piece.text
+    lower = _LOWER_TAGS
     for token in tokens:
         kind = token.type
         offset = token.start_pos or 0
         if kind == "PAIRS":
             for match in pair_pattern().finditer(text, offset, offset + len(token)):
+                tag, value = match.group(1, 2)
+                if tag == "pg" and not value:
+                    continue  # a page break for the viewer: nothing to read or keep
                 yield Pair(
-                    match.group(1).lower(),
-                    match.group(2),
+                    lower.get(tag) or tag.lower(),
+                    value,
                     base + match.start(1),
                     base + match.start(2),
                     piece,

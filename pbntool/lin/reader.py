@@ -53,6 +53,8 @@ __all__ = ["iter_lin_records", "looks_like_links"]
 
 _STARTS = frozenset({"md", "mb", "pc", "mc"})
 _HEADER = frozenset({"vg", "rs", "pw", "mp", "bn"})
+_PLAIN = frozenset({"pc", "mb", "pg", "an", "nt"})
+"""Commands that never open a table, the bulk of every file."""
 
 
 def looks_like_links(text: str) -> bool:
@@ -135,6 +137,12 @@ class _Assembler:
     header_pieces: list[Piece] = field(default_factory=list)
 
     def feed(self, item: Item | LinkStart) -> Iterator[Record]:
+        if type(item) is Pair and item.tag in _PLAIN:
+            # The bulk of every file (cards, calls, page breaks): no board boundary here.
+            if item.tag != "pg" and item.tag != "an" and item.tag != "nt":
+                self.current.started = True
+            self.current.items.append(item)
+            return
         if isinstance(item, LinkStart):
             yield from self._link(item)
             return

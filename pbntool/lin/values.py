@@ -30,6 +30,7 @@ from pbntool.model import (
 )
 
 __all__ = [
+    "CARD_SPELLINGS",
     "DEALER_DIGITS",
     "HAND_ORDER",
     "DealValue",
@@ -121,8 +122,40 @@ _ALL_MASK = sum(_FULL_SUIT << (suit * 16) for suit in range(4))
 _SUIT_LETTERS = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS}
 
 
+_SUIT_SHIFT = {"S": 48, "H": 32, "D": 16, "C": 0}
+_RANK_BIT = {letter: 1 << rank for rank, letter in enumerate("..23456789TJQKA") if rank >= 2}
+
+
 def _read_hand(text: str, start: int, seat: Seat, problems: list[Problem]) -> int:
     """A hand's card mask; duplicated cards and foreign characters are problems."""
+    fast = _fast_hand(text)
+    if fast is not None:
+        return fast
+    return _read_hand_slowly(text, start, seat, problems)
+
+
+def _fast_hand(text: str) -> int | None:
+    """The mask of a well-formed hand (upper case, no ``10``, no repeats), else None."""
+    mask = 0
+    shift = -1
+    for char in text:
+        bit = _RANK_BIT.get(char)
+        if bit is None:
+            shift = _SUIT_SHIFT.get(char, -2)
+            if shift == -2:
+                return None
+            continue
+        if shift < 0:
+            return None
+        bit <<= shift
+        if mask & bit:
+            return None
+        mask |= bit
+    return mask
+
+
+def _read_hand_slowly(text: str, start: int, seat: Seat, problems: list[Problem]) -> int:
+    """``_read_hand`` for hands with lower case, ``10``, blanks or problems."""
     mask = 0
     suit: Suit | None = None
     index = 0
@@ -206,8 +239,26 @@ _BID = re.compile(r"([1-7])(NT|[CDHSN])", re.I)
 _COMPACT_CALL = re.compile(r"[1-7](?:NT|[CDHSN])|[PDRX]", re.I)
 
 
+def _call_spellings() -> dict[str, tuple[Call, bool]]:
+    """The spellings real files use, alerted or not, looked up before anything is parsed."""
+    table: dict[str, tuple[Call, bool]] = {}
+    calls: list[tuple[str, Call]] = [(text, action) for text, action in _ACTIONS.items()]
+    for level in range(1, 8):
+        for strain in Strain:
+            letters = ("N", "NT") if strain is Strain.NOTRUMP else (strain.letter,)
+            calls.extend((f"{level}{letter}", Bid.of(level, strain)) for letter in letters)
+    for text, call in calls:
+        for spelling in {text, text.upper(), text.lower()}:
+            table[spelling] = (call, False)
+            table[spelling + "!"] = (call, True)
+    return table
+
+
 def read_call(value: str) -> tuple[Call | None, bool]:
     """One call and whether it is alerted (``!`` anywhere in the value)."""
+    known = _CALLS.get(value)
+    if known is not None:
+        return known
     alerted = "!" in value
     text = value.replace("!", "").strip()
     lower = text.lower()
@@ -217,6 +268,9 @@ def read_call(value: str) -> tuple[Call | None, bool]:
     if bid is None:
         return None, alerted
     return Bid.of(int(bid.group(1)), Strain.from_text(bid.group(2))), alerted
+
+
+_CALLS = _call_spellings()
 
 
 def read_calls(value: str) -> tuple[list[tuple[Call, bool]], Problem | None]:
@@ -256,8 +310,24 @@ def read_calls(value: str) -> tuple[list[tuple[Call, bool]], Problem | None]:
 _CARD = re.compile(r"\s*([SHDC])\s*(10|[2-9TJQKA])\s*", re.I)
 
 
+CARD_SPELLINGS: dict[str, Card] = {  # SA sA Sa sa: any case, the suit first
+    spelling: Card.of(suit, rank)
+    for suit in Suit
+    for rank in Rank
+    for spelling in (
+        suit.letter + rank.letter,
+        suit.letter.lower() + rank.letter,
+        suit.letter + rank.letter.lower(),
+        suit.letter.lower() + rank.letter.lower(),
+    )
+}
+
+
 def read_cards(value: str) -> tuple[list[tuple[Card, int]], Problem | None]:
     """One card (``SA``, ``sA``, ``S10``), or up to four written together (``SASKSQS2``)."""
+    card = CARD_SPELLINGS.get(value)
+    if card is not None:
+        return [(card, 0)], None
     cards: list[tuple[Card, int]] = []
     index = 0
     while index < len(value):
