@@ -96,6 +96,7 @@ __all__ = [
     "TableInput",
     "decode_table",
     "escape_text",
+    "one_line",
     "result_entry",
 ]
 
@@ -290,8 +291,21 @@ def _pair(state: _Table, pair: Pair) -> None:
         _extra(state, pair)
 
 
+_LINE_BREAKS = re.compile(r"[ \t]*[\r\n]+[ \t]*")
+
+
+def one_line(value: str) -> str:
+    """A text value with each run of line breaks made one space (they carry no meaning in
+    LIN: BBO breaks lines inside comments).
+
+    >>> one_line("good\r\n lead")
+    'good lead'
+    """
+    return _LINE_BREAKS.sub(" ", value) if "\n" in value or "\r" in value else value
+
+
 def _escape(pair: Pair) -> Comment:
-    return Comment(escape_text(pair.tag, pair.value), CommentKind.ESCAPE)
+    return Comment(escape_text(pair.tag, one_line(pair.value)), CommentKind.ESCAPE)
 
 
 def _extra(state: _Table, pair: Pair) -> None:
@@ -305,7 +319,7 @@ def _extra(state: _Table, pair: Pair) -> None:
 
 
 def _read_names(state: _Table, pair: Pair) -> None:
-    names = pair.value.split(",")
+    names = one_line(pair.value).split(",")
     if len(names) not in (4, 8):
         state.report(LIN110.at(("offset", pair.value_offset), count=len(names)))
     state.names = names
@@ -318,14 +332,16 @@ def _names(state: _Table, pair: Pair) -> None:
 
 def _room(state: _Table, pair: Pair) -> None:
     label = read_room(pair.value)
+    # A table id the Room and Board tags cannot say again (no room, a label, another
+    # letter, unreadable) is kept as it was: the writer writes it back as the table's id.
     if label is None:
         state.report(LIN115.at(("offset", pair.value_offset), value=repr(pair.value)))
-        state.comment_target().append(_escape(pair))
+        state.commentary.append(_escape(pair))
         return
     state.room = label.room
     if label.board is not None:
         state.board_numbers.append((label.board, "qx", pair.value_offset))
-    if label.label is not None or label.room not in ("o", "c", ""):
+    if label.label is not None or label.room not in ("o", "c"):
         state.commentary.append(_escape(pair))
     state.source.tags.setdefault("Room", pair.value_offset)
 
@@ -377,9 +393,9 @@ def _explanation(state: _Table, pair: Pair) -> None:
     if text == "!":
         call.alerted = True
     elif call.explanation is None:
-        call.explanation, call.explanation_offset = pair.value, pair.value_offset
+        call.explanation, call.explanation_offset = one_line(pair.value), pair.value_offset
     else:
-        call.explanation = f"{call.explanation} / {pair.value}"
+        call.explanation = f"{call.explanation} / {one_line(pair.value)}"
 
 
 def _card(state: _Table, pair: Pair) -> None:
@@ -403,8 +419,7 @@ def _claim(state: _Table, pair: Pair) -> None:
 
 
 def _commentary(state: _Table, pair: Pair) -> None:
-    text = " ".join(pair.value.split("\n")).strip(" ") if "\n" in pair.value else pair.value
-    state.comment_target().append(Comment(text, CommentKind.BRACE))
+    state.comment_target().append(Comment(one_line(pair.value), CommentKind.BRACE))
 
 
 _HANDLERS = {
@@ -574,17 +589,17 @@ def _decode_deal(state: _Table, number: int | None) -> tuple[Deal | None, Seat |
     if dealer is None:
         if number is not None:
             dealer = board_dealer(number)
-            source = f"taken from board {number}"
+            named, source = dealer.letter, f"taken from board {number}"
         else:
-            dealer, source = Seat.NORTH, "assumed (no board number either)"
-        state.report(LIN102.at(("offset", offset), dealer=dealer.letter, source=source))
+            named, source = "unknown", "(no board number either): calls are read from North"
+        state.report(LIN102.at(("offset", offset), dealer=named, source=source))
     hands: list[Hand | None] = [read.hands.get(seat) for seat in Seat]
     deal = Deal((hands[0], hands[1], hands[2], hands[3]))
     return (deal if any(hand is not None for hand in hands) else None), dealer
 
 
 def _decode_vulnerability(state: _Table, number: int | None) -> Vulnerability | None:
-    if state.vulnerability is None:
+    if state.vulnerability is None or not state.vulnerability[0].strip():  # none, or sv||
         if number is None:
             return None
         derived = board_vulnerability(number)
@@ -595,6 +610,7 @@ def _decode_vulnerability(state: _Table, number: int | None) -> Vulnerability | 
     vulnerability = read_vulnerability(value)
     if vulnerability is None:
         state.report(LIN104.at(("offset", offset), value=repr(value)))
+        state.commentary.append(Comment(escape_text("sv", value), CommentKind.ESCAPE))
     return vulnerability
 
 

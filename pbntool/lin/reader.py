@@ -17,6 +17,7 @@ Tables are decoded one at a time as soon as they end, so memory is bounded by on
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -210,8 +211,9 @@ class _Assembler:
                 self._header_finding(LIN114.at(("offset", pair.value_offset), count=len(fields)),
                                      pair)  # fmt: skip
             self.segment.vg = fields
-            if len(fields) > 3 and fields[3].strip().isdigit():
-                self.segment.first_board = int(fields[3])
+            first = _number(fields[3]) if len(fields) > 3 else None
+            if first is not None:
+                self.segment.first_board = first
         elif self.segment is None:
             self.segment = Segment()
         segment = self.segment
@@ -222,8 +224,8 @@ class _Assembler:
         elif pair.tag == "pw":
             segment.pair_names = _fill_forward(pair.value.split(","), 4)
         elif pair.tag == "bn":
-            numbers = [int(text) for text in pair.value.split(",") if text.strip().isdigit()]
-            segment.board_numbers = numbers
+            numbers = [_number(text) for text in pair.value.split(",")]
+            segment.board_numbers = [number for number in numbers if number is not None]
 
     def _header_names(self, pair: Pair) -> None:
         assert self.segment is not None
@@ -234,8 +236,9 @@ class _Assembler:
     def _check_results(self, segment: Segment, pair: Pair) -> None:
         results = segment.results or []
         fields = segment.vg or []
-        if len(fields) > 4 and fields[3].strip().isdigit() and fields[4].strip().isdigit():
-            first, last = int(fields[3]), int(fields[4])
+        first = _number(fields[3]) if len(fields) > 4 else None
+        last = _number(fields[4]) if len(fields) > 4 else None
+        if first is not None and last is not None:
             expected = 2 * (last - first + 1)
             count = len(results) - (1 if results and not results[-1].strip() else 0)
             if expected > 0 and count != expected:
@@ -315,6 +318,15 @@ class _Assembler:
         source = LinSourceMap(pieces, start=first.offset if first is not None else 0)
         found = INT001.at(("offset", source.start), skipped="this table", error=detail)
         return _record(None, [found], self.name, source)
+
+
+_NUMBER = re.compile(r"\s*([0-9]{1,6})\s*")
+
+
+def _number(text: str) -> int | None:
+    """A board number written with ASCII digits (``str.isdigit`` takes ``²`` too)."""
+    found = _NUMBER.fullmatch(text)
+    return int(found.group(1)) if found else None
 
 
 def _fill_forward(names: list[str], width: int) -> list[str]:

@@ -89,7 +89,7 @@ def read_deal(value: str) -> DealValue:
     text = value.strip()
     shift = len(value) - len(value.lstrip())
     dealer: Seat | None = None
-    if text[:1].isdigit():
+    if text[:1] in "0123456789" and text[:1]:
         dealer = DEALER_DIGITS.get(text[0])
         if dealer is None:
             problems.append(Problem(shift, f"dealer digit {text[0]!r} is not 1-4 (S, W, N, E)"))
@@ -347,7 +347,7 @@ def read_cards(value: str) -> tuple[list[tuple[Card, int]], Problem | None]:
 def read_claim(value: str) -> int | None:
     """``mc``: the tricks declarer's side takes in the whole deal, 0 to 13."""
     text = value.strip()
-    if not text.isdigit() or len(text) > 2 or int(text) > 13:
+    if not (0 < len(text) <= 2 and all(char in "0123456789" for char in text)) or int(text) > 13:
         return None
     return int(text)
 

@@ -134,7 +134,8 @@ class _Line:
         self.parts.append(f"{tag}|{cleaned}|")
 
     def raw(self, text: str) -> None:
-        self.parts.append(text)
+        """A kept command, written as it was (but for line breaks, which LIN ignores)."""
+        self.parts.append(text.replace("\r", " ").replace("\n", " "))
 
     def page(self) -> None:
         """A page break for the viewer, never two in a row."""
@@ -165,7 +166,9 @@ class LinWriter:
         if header:
             self._flush_match()
             self._start_segment(header)
-        if self._in_segment and _room(board) is not None:
+        table = _room(board) is not None or "qx" in _board_escapes(board)
+        if self._in_segment:
+            # Inside a vugraph segment every board is a table (only qx starts one there).
             self._stream.write(self._table_text(board, losses, room=True))
         elif _room(board) is not None:
             # A match from PBN: its header needs every board, so the tables wait for it.
@@ -176,8 +179,7 @@ class LinWriter:
             return losses.diagnostics()
         else:
             self._flush_match()
-            self._in_segment = False
-            self._stream.write(self._table_text(board, losses, room=self._tables))
+            self._stream.write(self._table_text(board, losses, room=self._tables or table))
         _note_losses(board, losses, match=self._in_segment)
         return losses.diagnostics()
 
@@ -234,6 +236,8 @@ class LinWriter:
             line.pair("ah", f"Board {board.number}")
         if board.vulnerability is not None:
             line.pair("sv", _VULNERABILITY[board.vulnerability])
+        elif "sv" in escapes:
+            line.raw(escapes["sv"])  # a value that could not be read, as it was
         _write_comments(line, _pre_auction_comments(board), losses)
         _write_auction(line, board, losses)
         _note_contract_carried(board, losses, _write_play(line, board, losses))
@@ -295,11 +299,12 @@ def _header_escapes(board: Board) -> list[str]:
 
 
 def _board_escapes(board: Board) -> dict[str, str]:
-    """Kept ``qx`` and ``ah`` commands (a table label, a caption that is not "Board n")."""
+    """Kept ``qx``, ``ah`` and ``sv`` commands: a table id that is not a room and board, a
+    caption that is not "Board n", a vulnerability that could not be read."""
     found: dict[str, str] = {}
     for comment in board.commentary:
         command = _lin_command(comment)
-        if command is not None and command[:2] in ("qx", "ah"):
+        if command is not None and command[:2] in ("qx", "ah", "sv"):
             found.setdefault(command[:2], command)
     return found
 
@@ -319,7 +324,7 @@ def _pre_auction_comments(board: Board) -> list[Comment]:
     return comments
 
 
-_PLACED = tuple(f"{tag}|" for tag in (*_HEADER_TAGS, "qx", "ah"))
+_PLACED = tuple(f"{tag}|" for tag in (*_HEADER_TAGS, "qx", "ah", "sv"))
 """Kept commands the writer puts in their own place rather than before the auction."""
 
 
@@ -396,6 +401,7 @@ def _write_auction(line: _Line, board: Board, losses: _Losses) -> None:
         return
     notes = {note.index: note for note in auction.notes}
     annotations = dict(auction.annotations)
+    written = 0
     for index, call in enumerate(auction.calls):
         annotation = annotations.get(index)
         if isinstance(call, Token):
@@ -405,11 +411,13 @@ def _write_auction(line: _Line, board: Board, losses: _Losses) -> None:
             continue
         alerted = annotation is not None and ALERT_NAG in annotation.nags
         line.pair("mb", _CALL_TEXT[call] + ("!" if alerted else ""))
+        written += 1
         if annotation is not None:
             _write_call_annotation(line, annotation, notes, losses)
     if auction.end is SectionEnd.STOP and not auction_outcome(auction).complete:
         losses.calls.append("the '*' that ends an unfinished auction")
-    line.page()
+    if written:
+        line.page()
 
 
 def _note_contract_carried(board: Board, losses: _Losses, cards_written: int) -> None:
