@@ -36,9 +36,12 @@ __all__ = ["render_board"]
 _SUITS_PBN_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _SEAT_COLUMNS = (Seat.WEST, Seat.NORTH, Seat.EAST, Seat.SOUTH)
 """Auction table columns, as bridge columns print them."""
-_CALL_SUFFIXES = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
+_CALL_SUFFIXES = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 15: "*"}
+"""NAG 15 on a call is an alert (as LIN's ``!`` is read); it shows as ``*``."""
+_ALERT_NAG = 15
 _CARD_SUFFIXES = {7: "!", 8: "?", 9: "!!", 10: "??", 11: "!?", 12: "?!"}
-_SUIT_ESCAPES = re.compile(r"[\\!]([SHDC])")
+_SUIT_ESCAPES = re.compile(r"[\\!@]([SHDCshdc])(?![A-Za-z])|[\\!@]([SHDC])")
+r"""PBN's ``\S``, and BBO's ``!S``/``!s`` (explanations) and ``@S``/``@s`` (commentary)."""
 _GAP = "   "
 _FULL_DEAL = 13
 
@@ -73,7 +76,7 @@ class _Style:
         """Commentary text with PBN's ``\\S`` (and BBO's ``!S``) suit escapes as symbols."""
         if self.ascii_only:
             return text
-        return _SUIT_ESCAPES.sub(lambda m: Suit.from_letter(m.group(1)).symbol, text)
+        return _SUIT_ESCAPES.sub(lambda m: Suit.from_letter(m.group(1) or m.group(2)).symbol, text)
 
 
 def render_board(board: Board, *, file: str | None = None, ascii_only: bool = False) -> str:
@@ -196,7 +199,10 @@ def _auction_table(auction: Auction, style: _Style) -> str:
     headers = [seat.name_title for seat in _SEAT_COLUMNS]
     width = max(len(cell) for cell in headers + cells) + 2
     rows = [headers] + [cells[start : start + 4] for start in range(0, len(cells), 4)]
-    return "\n".join("".join(cell.ljust(width) for cell in row).rstrip() for row in rows)
+    table = "\n".join("".join(cell.ljust(width) for cell in row).rstrip() for row in rows)
+    if any(_ALERT_NAG in annotation.nags for annotation in annotations.values()):
+        table += "\n* alerted"
+    return table
 
 
 # --- contract and result ---------------------------------------------------------------------

@@ -191,3 +191,15 @@ def test_call_and_card_annotations_are_shown_with_their_suffixes() -> None:
     assert "\n           1♣         ^I 1♦!(2)\n" in text
     assert " 1. E ♥A!!" in text
     assert text.endswith("Play notes:\n  (1) lead ♥\n")
+
+
+def test_lin_alerts_and_suit_escapes_are_shown() -> None:
+    from pbntool import lin
+
+    text = (
+        "pn|Ann,Bob,Cid,Dee|st||md|3SAKQHAKQDAKQCAKQJ,S2345H2345D2345C2,S6789H6789D6789C3,|"
+        "rh||ah|Board 1|sv|o|mb|p|mb|p|mb|1N|mb|p|mb|2D!|an|transfer to !h|mb|p|mb|p|mb|p|"
+    )
+    shown = render_board(lin.parse(text).boards[0])
+    assert "2♦*(1)" in shown and "* alerted" in shown
+    assert "(1) transfer to ♥" in shown

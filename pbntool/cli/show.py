@@ -27,7 +27,9 @@ __all__ = ["show"]
 @app.command()
 @pipe_safe
 def show(
-    path: Annotated[str, typer.Argument(help="A PBN file, or - for stdin.")],
+    path: Annotated[
+        str, typer.Argument(help="A file (PBN, LIN, JSON, XML), a handviewer link, or - for stdin.")
+    ],
     board: Annotated[
         str | None,
         typer.Option("--board", "-b", help="Only this board number (as written in the Board tag)."),
