@@ -10,7 +10,8 @@ The library API in a few lines::
 
     result = pbntool.pbn.parse(text, validate=True)  # lenient: boards + diagnostics
     boards = pbntool.pbn.loads(text)                  # strict: raises DiagnosticError
-    pbntool.write(boards, "json")                     # or "pbn"
+    boards = pbntool.lin.parse(lin_text).boards       # LIN: the same model
+    pbntool.write(boards, "json")                     # or "pbn", "lin"
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pbntool import pbn, rules, scoring
+from pbntool import lin, pbn, rules, scoring
 from pbntool.diagnostics import CATALOGUE, Code, Diagnostic, DiagnosticError, Severity
 from pbntool.formats import read_input
 from pbntool.inputs import Input
@@ -95,6 +96,7 @@ __all__ = [
     "Token",
     "Vulnerability",
     "__version__",
+    "lin",
     "pbn",
     "read",
     "rules",
@@ -105,7 +107,8 @@ __all__ = [
 
 
 def read(path: str | Path) -> Iterator[Record]:
-    """Stream the records of a file; never raises on bad input (it becomes diagnostics)."""
+    """Stream the records of a file of any format (detected from its content); never raises
+    on bad input (it becomes diagnostics)."""
     yield from read_input(Input(str(path), Path(path)))
 
 
@@ -115,11 +118,22 @@ def validate(record: Record) -> tuple[Diagnostic, ...]:
 
 
 def write(boards: Iterable[Board], format: str = "pbn") -> str:
-    """Boards as canonical PBN (export format) or JSON lines."""
-    if format == "pbn":
-        return pbn.dumps(boards)
-    if format == "json":
-        from pbntool.jsonio import iter_json_lines
+    """Boards as canonical PBN (export format), LIN, JSON lines or XML (``format`` is one of
+    ``pbntool.formats.Format``'s values).  What a format cannot carry is dropped; use
+    ``pbntool.writers.open_writer`` to get the losses board by board."""
+    import io
 
-        return "".join(iter_json_lines(boards))
-    raise ValueError(f"unknown format {format!r}; expected 'pbn' or 'json'")
+    from pbntool.formats import Format
+    from pbntool.writers import open_writer
+
+    try:
+        form = Format(format)
+    except ValueError:
+        expected = ", ".join(repr(f.value) for f in Format)
+        raise ValueError(f"unknown format {format!r}; expected one of {expected}") from None
+    out = io.StringIO()
+    writer = open_writer(form, out)
+    for board in boards:
+        writer.write(board)
+    writer.close()
+    return out.getvalue()

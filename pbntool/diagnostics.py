@@ -331,7 +331,8 @@ PBN119 = _code(
     "PBN119",
     WARNING,
     "NAG {token} is not defined for a {item}",
-    "A NAG outside the ranges for calls ($1-$6, $13, $20-$93) or cards ($7-$12, $14, $200-$238).",
+    "A NAG outside the ranges for calls ($1-$6, $13, $20-$93, and $15: an alert, as LIN "
+    "converters write it) or cards ($7-$12, $14, $200-$238).",
 )
 PBN120 = _code(
     "PBN120",

@@ -47,7 +47,7 @@ __all__ = [
 app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
-    help="Read, validate against the Laws, rescore and convert bridge records (PBN).",
+    help="Read, validate against the Laws, rescore and convert bridge records (PBN, LIN).",
 )
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2

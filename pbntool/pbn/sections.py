@@ -361,7 +361,8 @@ def _decode_play_data(pieces: list[Piece]) -> PlayData:
     )
 
 
-_CALL_NAGS = frozenset({1, 2, 3, 4, 5, 6, 13, *range(20, 94)})
+# $15 on a call is an alert: how LIN→PBN converters (Søren Hein's, ours) write BBO's "!".
+_CALL_NAGS = frozenset({1, 2, 3, 4, 5, 6, 13, 15, *range(20, 94)})
 _CARD_NAGS = frozenset({7, 8, 9, 10, 11, 12, 14, *range(200, 239)})
 
 
