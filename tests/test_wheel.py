@@ -206,3 +206,18 @@ def test_installed_module_version(environment: Path, tmp_path: Path) -> None:
     done = run([str(python), "-I", "-m", "pbntool", "--version"], cwd=tmp_path)
     assert succeeded(done), output(done)
     assert done.stdout.strip() == f"pbntool {VERSION}"
+
+
+def test_installed_package_reads_lin_with_its_own_grammar(
+    environment: Path, tmp_path: Path
+) -> None:
+    lin_file = tmp_path / "board.lin"
+    lin_file.write_text(
+        "pn|Ann,Bob,Cid,Dee|st||md|3SAKQHAKQDAKQCAKQJ,S2345H2345D2345C2,S6789H6789D6789C3,|"
+        "rh||ah|Board 1|sv|o|mb|p|mb|p|mb|7N|mb|p|mb|p|mb|p|pc|D2|mc|13|\n",
+        encoding="utf-8",
+    )
+    script = environment / "bin" / "pbntool"
+    done = run([str(script), "convert", str(lin_file), "--to", "pbn", "-q"], cwd=tmp_path)
+    assert succeeded(done), output(done)
+    assert '[Contract "7NT"]' in done.stdout and '[South "Ann"]' in done.stdout
