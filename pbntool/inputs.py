@@ -38,7 +38,7 @@ class Input:
         return open(self.path, "rb")
 
 
-_LINK = re.compile(r"(?i)(?:https?://|www\.)\S*[?&](?:lin|linurl)=")
+_LINK = re.compile(r"(?i)(?:https?://|www\.)\S*(?:[?&](?:lin|linurl)=|handviewer\.html\?)")
 """A handviewer link given on the command line instead of a file name."""
 
 

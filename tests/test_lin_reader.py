@@ -400,3 +400,19 @@ def test_big_input_is_read_in_chunks_with_pairs_cut_at_chunk_ends() -> None:
     boards = lin.parse(line * 30000).boards  # about 6 MB: several 1 MB chunks
     assert len(boards) == 30000
     assert all(b.result is not None and b.result.tricks == 13 for b in boards)
+
+
+def test_link_with_the_board_given_as_parameters() -> None:
+    link = (
+        "https://www.bridgebase.com/tools/handviewer.html?bbo=y&n=SAKQJHAKQDAKQCAKQ"
+        "&s=S2345H2345D2345C2&e=S6789H6789D6789C3&d=n&v=n&b=5&a=7NPPP&p=C3C2CJCA"
+        "&nn=Nora&sn=Sam+Smith"
+    )
+    result = parse(link)
+    assert [d.code for d in result.diagnostics] == []
+    board = result.boards[0]
+    assert board.number == 5 and board.dealer is Seat.NORTH
+    assert board.vulnerability is Vulnerability.NS
+    assert board.tag("South") == "Sam Smith" and board.tag("North") == "Nora"
+    assert str(board.contract) == "7NT" and board.declarer is Seat.NORTH
+    assert board.play is not None and board.play.tricks[0][Seat.EAST] == Card.parse("C3")

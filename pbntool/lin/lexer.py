@@ -37,6 +37,7 @@ __all__ = [
     "iter_items",
     "iter_link_items",
     "pair_pattern",
+    "parameters_to_lin",
 ]
 
 
@@ -202,15 +203,65 @@ class Link(NamedTuple):
     column: int
     """0-based column of the parameter's value on its line."""
     kind: str
-    """``lin`` or ``linurl``."""
+    """``lin``, ``linurl`` or ``params`` (the board given as parameters)."""
     raw: str
 
 
+_PARAMETER_LINK = re.compile(r"handviewer\.html\?([^#\s\"'<>]*)", re.I)
+_HAND_PARAMETERS = frozenset({"n", "s", "e", "w"})
+
+
 def find_links(text: str, first_line: int = 1) -> Iterator[Link]:
-    """The ``lin=``/``linurl=`` parameters of every link in ``text``, in order."""
+    """Every handviewer link in ``text``, in order: its ``lin=``/``linurl=`` parameter, or
+    (kind ``params``) the query of a link that gives the board as parameters (``n=``,
+    ``s=``, ``e=``, ``w=`` hands, ``d=`` dealer, ``v=``, ``b=``, ``a=`` auction, ``p=`` play,
+    ``nn=``… names)."""
     for number, line in enumerate(text.split("\n")):
+        found = False
         for match in _LINK_PARAMETER.finditer(line):
+            found = True
             yield Link(first_line + number, match.start(2), match.group(1).lower(), match.group(2))
+        if not found:
+            for match in _PARAMETER_LINK.finditer(line):
+                if _HAND_PARAMETERS & set(_query(match.group(1))):
+                    yield Link(first_line + number, match.start(1), "params", match.group(1))
+
+
+def _query(raw: str) -> dict[str, str]:
+    """A link's query parameters, each value percent-decoded once (``+`` is a space)."""
+    values: dict[str, str] = {}
+    for part in raw.split("&"):
+        key, _, value = part.partition("=")
+        values.setdefault(key.lower(), _percent_decode(value, list(range(len(value))))[0])
+    return values
+
+
+_DEALER_DIGIT = {"s": "1", "w": "2", "n": "3", "e": "4"}
+
+
+def parameters_to_lin(raw: str) -> str:
+    """The LIN of a link that gives the board as parameters (as bridgebots reads them).
+
+    >>> parameters_to_lin("s=SAKHQDJCT&d=s&v=n&b=3&a=1NPPP&sn=Sam")
+    'pn|Sam,,,|md|1SAKHQDJCT,,,|ah|Board 3|sv|n|mb|1NPPP|'
+    """
+    query = _query(raw)
+    parts = []
+    names = [query.get(key, "") for key in ("sn", "wn", "nn", "en")]
+    if any(names):
+        parts.append("pn|" + ",".join(name.replace("|", "/") for name in names) + "|")
+    hands = [query.get(key, "").replace("|", "") for key in ("s", "w", "n", "e")]
+    dealer = _DEALER_DIGIT.get(query.get("d", "").strip().lower()[:1], "")
+    parts.append(f"md|{dealer}{','.join(hands)}|")
+    for key, tag, prefix in (
+        ("b", "ah", "Board "),
+        ("v", "sv", ""),
+        ("a", "mb", ""),
+        ("p", "pc", ""),
+    ):
+        if query.get(key, "").strip():
+            parts.append(f"{tag}|{prefix}{query[key].strip().replace('|', '')}|")
+    return "".join(parts)
 
 
 def decode_link_value(raw: str, column: int) -> tuple[str, list[int], bool]:
@@ -288,6 +339,9 @@ def iter_link_items(text: str, first_line: int = 1) -> Iterator[Item | LinkStart
     for link in find_links(text, first_line):
         if link.kind == "lin":
             decoded, columns, twice = decode_link_value(link.raw, link.column)
+        elif link.kind == "params":
+            decoded, twice = parameters_to_lin(link.raw), False
+            columns = [link.column] * len(decoded)  # positions: the start of the query
         else:
             decoded, columns, twice = "", [link.column], False
         piece = Piece(decoded, base, link.line, offsets=columns or [link.column])

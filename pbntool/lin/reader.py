@@ -264,7 +264,7 @@ class _Assembler:
         yield from self._close()
         link = start.link
         found: Diagnostic | None = None
-        if link.kind != "lin":
+        if link.kind == "linurl":
             found = LIN005.at(("offset", start.offset), url=_shorten(link.raw))
         elif not start.piece.text.strip() or "|" not in start.piece.text:
             found = LIN009.at(("offset", start.offset), detail="the lin parameter is empty")
