@@ -175,6 +175,7 @@ class LinWriter:
             if self._match and not _same_match(self._match[-1][0], board):
                 self._flush_match()
             self._match.append((board, self._table_text(board, losses, room=True)))
+            _note_results_line(board, losses)
             _note_losses(board, losses, match=True)
             return losses.diagnostics()
         else:
@@ -418,6 +419,18 @@ def _write_auction(line: _Line, board: Board, losses: _Losses) -> None:
         losses.calls.append("the '*' that ends an unfinished auction")
     if written:
         line.page()
+
+
+def _note_results_line(board: Board, losses: _Losses) -> None:
+    """In a match, the ``rs`` line written carries the result of a table with no play, and
+    its contract and declarer when there is no auction either (the reader takes them)."""
+    entry = _result_entry(board)
+    if not entry or (board.play is not None and board.play.card_count > 0):
+        return
+    if board.auction is None or not board.auction.calls:
+        losses.carried.update(("Contract", "Declarer"))
+    if "Contract" in losses.carried and (entry[-1] == "=" or entry[-2:-1] in ("+", "-")):
+        losses.carried.add("Result")
 
 
 def _note_contract_carried(board: Board, losses: _Losses, cards_written: int) -> None:
