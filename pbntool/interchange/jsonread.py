@@ -37,8 +37,9 @@ from pbntool.diagnostics import (
     Path,
 )
 from pbntool.interchange.fromdict import Dialect, JsonPath, ModelDecoder, describe
+from pbntool.interchange.paths import model_path
 from pbntool.interchange.vocabulary import SCHEMA_ID
-from pbntool.model import Board, Seat
+from pbntool.model import Board
 from pbntool.records import Record, place
 from pbntool.source import DecodedText, EncodingEvent
 
@@ -365,21 +366,6 @@ class _Lines:
         return self.segment.first_line + line, offset - self._starts[line] + 1
 
 
-_TYPED_TAGS = {
-    "Board": "number",
-    "Dealer": "dealer",
-    "Vulnerable": "vulnerability",
-    "Deal": "deal",
-    "Declarer": "declarer",
-    "Contract": "contract",
-    "Result": "result",
-    "Score": "score",
-    "Auction": "auction",
-    "Play": "play",
-}
-"""Tags whose value the model holds as a typed field: a finding about one points there."""
-
-
 @dataclass
 class JsonLocator:
     """Places a diagnostic's path (a JSON path, or a model path of the Laws checks)."""
@@ -399,52 +385,10 @@ class JsonLocator:
 
     def steps(self, path: Path | None) -> JsonPath | None:
         """The JSON path of a diagnostic path, within the record."""
-        if not path:
-            return None
-        kind, rest = path[0], path[1:]
-        if kind == "json":
-            return tuple(rest)
-        model: JsonPath | None = None
-        if kind == "call":
-            model = ("auction", "calls", int(rest[0]))
-        elif kind == "card":
-            model = ("play", "tricks", int(rest[0]), Seat(rest[1]).letter)
-        elif kind == "deal":
-            model = ("deal", Seat(rest[0]).letter)
-        elif kind == "section":
-            model = (str(rest[0]).lower(),)
-        elif kind in ("tag", "tag_value"):
-            model = self._tag(str(rest[0]))
-        elif kind == "note":
-            model = self._note(str(rest[0]), int(rest[1]))
-        elif kind == "table":
-            model = self._table(str(rest[0]))
+        if path and path[0] == "json":
+            return tuple(path[1:])
+        model = model_path(path, self.board)
         return None if model is None else ("model", *model)
-
-    def _tag(self, name: str) -> JsonPath | None:
-        board = self.board
-        typed = _TYPED_TAGS.get(name)
-        if typed is not None and board is not None and getattr(board, typed) is not None:
-            return (typed,)
-        tags = board.tags if board is not None else ()
-        for index, tag in enumerate(tags):
-            if tag.name == name and not tag.duplicate:
-                return ("tags", index)
-        return None
-
-    def _note(self, section: str, index: int) -> JsonPath | None:
-        owner = getattr(self.board, section.lower(), None) if self.board is not None else None
-        for position, note in enumerate(getattr(owner, "notes", ())):
-            if note.index == index:
-                return (section.lower(), "notes", position)
-        return None
-
-    def _table(self, name: str) -> JsonPath | None:
-        tables = self.board.tables if self.board is not None else ()
-        for position, table in enumerate(tables):
-            if table.name == name:
-                return ("tables", position)
-        return None
 
 
 def _find(text: str, start: int, steps: JsonPath) -> int:
