@@ -740,7 +740,7 @@ XML004 = _code(
 XML005 = _code(
     "XML005",
     WARNING,
-    "unknown attribute {name} on <{element}>; ignored",
+    "unknown attribute {name} on <{owner}>; ignored",
     "An attribute the vocabulary does not define on this element.",
 )
 XML006 = _code(
@@ -785,7 +785,7 @@ XML011 = _code(
 XML012 = _code(
     "XML012",
     WARNING,
-    "text {text} inside <{element}> ignored",
+    "text {text} inside <{owner}> ignored",
     "Character data where the vocabulary has only elements.",
 )
 

@@ -74,8 +74,8 @@ class Dialect:
     """``{where} must be {expected}, not {found}; ignored``."""
     bad_value: Code
     """``{where}: {found} is not {expected}; ignored``."""
-    unknown_key: Code
-    """``unknown key {key} in {where}; ignored``."""
+    unknown_key: Code | None
+    """``unknown key {key} in {where}; ignored`` (None: the input cannot have other keys)."""
     missing: Code
     """``{where} has no {key}; {consequence}``."""
     kept_as_text: Code
@@ -102,39 +102,26 @@ def describe(value: object) -> str:
 
 
 _MEMBERS: dict[str, frozenset[str]] = {
-    "model": frozenset(
-        [
-            "number",
-            "dealer",
-            "vulnerability",
-            "deal",
-            "auction",
-            "play",
-            "contract",
-            "declarer",
-            "declarer_irregular",
-            "result",
-            "score",
-            "commentary",
-            "tables",
-            "tags",
-        ]
-    ),
-    "auction": frozenset(["first", "calls", "end", "annotations", "notes", "comments"]),
-    "play": frozenset(["first", "tricks", "end", "annotations", "notes", "comments"]),
-    "call_annotation": frozenset(["call", "note", "nags", "irregularity", "comments"]),
-    "card_annotation": frozenset(["trick", "seat", "note", "nags", "irregularity", "comments"]),
-    "note": frozenset(["index", "text", "comments"]),
-    "comment": frozenset(("kind", "text")),
-    "token": frozenset(("token",)),
-    "deal": frozenset(SEAT_KEYS),
-    "trick": frozenset(SEAT_KEYS),
-    "contract": frozenset(("level", "strain", "doubling")),
-    "result": frozenset(("tricks", "irregular")),
-    "score": frozenset(("points", "side")),
-    "table": frozenset(["name", "header", "columns", "rows", "leftover", "comments"]),
-    "column": frozenset(("name", "order", "width", "align")),
-    "tag": frozenset(["name", "value", "comments", "written", "inherited", "duplicate"]),
+    kind: frozenset(keys.split())
+    for kind, keys in {
+        "model": "number dealer vulnerability deal auction play contract declarer "
+        "declarer_irregular result score commentary tables tags",
+        "auction": "first calls end annotations notes comments",
+        "play": "first tricks end annotations notes comments",
+        "call_annotation": "call note nags irregularity comments",
+        "card_annotation": "trick seat note nags irregularity comments",
+        "note": "index text comments",
+        "comment": "kind text",
+        "token": "token",
+        "deal": "N E S W",
+        "trick": "N E S W",
+        "contract": "level strain doubling",
+        "result": "tricks irregular",
+        "score": "points side",
+        "table": "name header columns rows leftover comments",
+        "column": "name order width align",
+        "tag": "name value comments written inherited duplicate",
+    }.items()
 }
 """The keys each kind of object may have."""
 
@@ -169,10 +156,10 @@ class ModelDecoder:
         if not isinstance(value, Mapping):
             self.wrong_type(path, value, "an object")
             return None
-        known = _MEMBERS[kind]
+        known, code = _MEMBERS[kind], self.dialect.unknown_key
         for key in value:
-            if key not in known:
-                self.report(self.dialect.unknown_key, (*path, key), key=describe(key))
+            if key not in known and code is not None:
+                self.report(code, (*path, key), key=describe(key))
         return value
 
     # --- typed access -----------------------------------------------------------------------
