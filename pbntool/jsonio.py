@@ -97,8 +97,19 @@ def board_to_dict(board: Board, *, file: str | None = None) -> dict[str, object]
 
 
 def dumps_line(board: Board, file: str | None = None) -> str:
-    """One board as one compact JSON line (no line terminator); non-ASCII kept as is."""
-    return json.dumps(board_to_dict(board, file=file), ensure_ascii=False, separators=(",", ":"))
+    """One board as one compact JSON line (no line terminator); non-ASCII kept as is.
+
+    Text that holds an unpaired surrogate (no character: no encoding can write it) is the
+    exception: that line is written with ``\\u`` escapes, which JSON readers can read.
+    """
+    record = board_to_dict(board, file=file)
+    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    if not line.isascii():
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            line = json.dumps(record, separators=(",", ":"))
+    return line
 
 
 def iter_json_lines(boards: Iterable[Board], file: str | None = None) -> Iterator[str]:

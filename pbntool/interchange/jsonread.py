@@ -315,7 +315,8 @@ def read_record(value: dict[str, object]) -> tuple[Board | None, list[Diagnostic
 
 
 def _surrogates(value: dict[str, object], text: str) -> list[Diagnostic]:
-    """Replace unpaired surrogates (``"\\ud800"``) in place; one warning per string."""
+    """Replace unpaired surrogates (``"\\ud800"``) in place; a warning for each string of the
+    model that had one."""
     if "\\u" not in text or _SURROGATE_ESCAPE.search(text) is None:
         return []
     found: list[Diagnostic] = []
@@ -330,7 +331,8 @@ def _fix_strings(value: object, path: JsonPath, found: list[Diagnostic]) -> obje
         if not bad:
             return value
         escape = f"\\u{ord(bad[0]):04x}"
-        found.append(JSN010.at(("json", *path), where=json_path_text(path), escape=escape))
+        if path[:1] == ("model",):  # the rest of the record is not read back
+            found.append(JSN010.at(("json", *path), where=json_path_text(path), escape=escape))
         return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in value)
     if isinstance(value, dict):
         fixed = {}

@@ -113,14 +113,15 @@ class Converter:
         def replace(match: re.Match[str]) -> str:
             if match.group() == "\\\\":
                 return "\\"
-            if match.group(1) is None:
+            code = None if match.group(1) is None else int(match.group(1), 16)
+            if code is None or 0xD800 <= code <= 0xDFFF:
                 where = _where(element, attribute)
-                wanted = "escaped text (\\\\ or \\uXXXX after a backslash)"
+                wanted = "escaped text (\\\\, or \\uXXXX of a character)"
                 self.report(
                     XML007, element, attribute, where=where, found=describe(text), expected=wanted
                 )
-                return "\\"
-            return chr(int(match.group(1), 16))
+                return "\\" if code is None else "\ufffd"
+            return chr(code)
 
         return _ESCAPE.sub(replace, text)
 
