@@ -65,7 +65,7 @@ SUMMARY_ADDITIONS = ("schema", "players", "event", "room", "alerts", "model")
 
 def summary(record: dict[str, object]) -> dict[str, object]:
     """The record without the keys added by pbntool/1 (checked on their own)."""
-    assert list(record)[0] == "schema"
+    assert next(iter(record)) == "schema"
     return {key: value for key, value in record.items() if key not in SUMMARY_ADDITIONS}
 
 
@@ -271,7 +271,7 @@ def test_iter_json_lines_yields_one_terminated_line_per_board_lazily() -> None:
     assert [json.loads(line)["file"] for line in lines] == ["x.pbn"]
 
 
-# --- friendly keys added by pbntool/1 --------------------------------------------------------------
+# --- friendly keys added by pbntool/1 -------------------------------------------------------------
 
 
 def test_players_event_and_room_come_from_their_tags() -> None:

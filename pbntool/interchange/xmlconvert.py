@@ -37,11 +37,34 @@ def local_name(element: etree._Element) -> str | None:
     """The element's name in the vocabulary (None for one of another namespace)."""
     tag = element.tag
     if not isinstance(tag, str):
+        return None  # a comment or processing instruction
+    found = _LOCAL_NAMES.get(tag)
+    if found is None and tag not in _LOCAL_NAMES:
+        found = _local_name(tag)
+        if len(_LOCAL_NAMES) < 1024:  # names of other vocabularies must not grow it forever
+            _LOCAL_NAMES[tag] = found
+    return found
+
+
+_LOCAL_NAMES: dict[str, str | None] = {}
+
+
+def _local_name(tag: object) -> str | None:
+    if not isinstance(tag, str):
         return None
     if tag.startswith("{"):
         namespace, _, name = tag[1:].partition("}")
         return name if namespace == NAMESPACE else None
     return tag
+
+
+_TEXT_ELEMENTS = frozenset(("comment", "hand", "cell"))
+_KNOWN_ELEMENTS = frozenset(
+    {"board", "comment", "tag", "deal", "hand", "contract", "result", "score", "auction"}
+    | {"call", "annotation", "note", "play", "trick", "card", "table", "column", "row"}
+    | {"leftover", "cell"}
+)
+_TEXT_NODES = etree.XPath("descendant-or-self::*/text()[normalize-space()]")
 
 
 def _integer(text: str) -> object:
@@ -89,16 +112,35 @@ class Converter:
 
     def attributes(self, element: etree._Element, allowed: tuple[str, ...]) -> dict[str, str]:
         """The element's attributes in the vocabulary, unescaped; the others reported."""
-        values: dict[str, str] = {}
-        for name, value in element.attrib.items():
-            if name in allowed or name == "escaped":
-                values[name] = value
-            elif not name.startswith(_FOREIGN_ATTRIBUTES):
-                self.report(XML005, element, name, name=name, owner=_shown(element))
-        for name in values.pop("escaped", "").split():
-            if name in values:
-                values[name] = self._unescape(element, name, values[name])
+        attributes = element.attrib
+        if not attributes:
+            return {}
+        values = dict(attributes)
+        for name in values.keys() - allowed:
+            if name != "escaped":
+                del values[name]
+                if not name.startswith(_FOREIGN_ATTRIBUTES):
+                    self.report(XML005, element, name, name=name, owner=_shown(element))
+        if "escaped" in values:
+            for name in values.pop("escaped").split():
+                if name in values:
+                    values[name] = self._unescape(element, name, values[name])
         return values
+
+    def stray_text(self, board: etree._Element) -> None:
+        """Report text where the vocabulary has only elements (one query for the board)."""
+        for text in _TEXT_NODES(board):
+            parent = text.getparent()
+            if parent is None:
+                continue
+            owner = parent if text.is_text else parent.getparent()
+            name = None if owner is None else local_name(owner)
+            if owner is None or name not in _KNOWN_ELEMENTS:
+                continue
+            if text.is_text and name in _TEXT_ELEMENTS:
+                continue
+            shown = describe(str(text).strip())
+            self.report(XML012, owner, text=shown, owner=_shown(owner))
 
     def content(self, element: etree._Element) -> str:
         """The text of a text-only element, unescaped; child elements are reported."""
@@ -126,18 +168,11 @@ class Converter:
         return _ESCAPE.sub(replace, text)
 
     def children(self, element: etree._Element) -> Iterator[tuple[str, etree._Element]]:
-        """The child elements in the vocabulary; text between them is reported."""
-        if element.text is not None and element.text.strip():
-            self.report(XML012, element, text=describe(element.text.strip()), owner=_shown(element))
+        """The child elements in the vocabulary (text between them: see ``stray_text``)."""
         for child in element:
             name = local_name(child)
-            if child.tail is not None and child.tail.strip():
-                self.report(
-                    XML012, element, text=describe(child.tail.strip()), owner=_shown(element)
-                )
             if name is None:
-                if isinstance(child.tag, str):
-                    self._unknown(child, element)
+                self._unknown(child, element)
                 continue
             yield name, child
 
@@ -149,6 +184,8 @@ class Converter:
         self, element: etree._Element, wanted: dict[str, Callable[[etree._Element], None]]
     ) -> None:
         """Hand each child to the function for its name; others are unknown here."""
+        if not len(element):
+            return  # most elements have no children: spare the iteration
         for name, child in self.children(element):
             handler = wanted.get(name)
             if handler is None:
@@ -234,6 +271,7 @@ def board_model(converter: Converter, element: etree._Element) -> JsonObject:
     )
     model: JsonObject = {}
     converter.register((), element)
+    converter.stray_text(element)
     put = converter.put
     put(model, (), "number", element, values, "number", integer)
     put(model, (), "dealer", element, values, "dealer")
