@@ -135,8 +135,11 @@ class ModelDecoder:
 
     # --- reporting --------------------------------------------------------------------------
 
-    def report(self, code: Code, path: JsonPath, **arguments: object) -> None:
-        where = self.dialect.where(path)
+    def report(
+        self, code: Code, path: JsonPath, named: JsonPath | None = None, **arguments: object
+    ) -> None:
+        """Report at ``path``; the message names ``named`` (default: the same place)."""
+        where = self.dialect.where(path if named is None else named)
         self.found.append(code.at((self.dialect.prefix, *path), where=where, **arguments))
 
     def wrong_type(self, path: JsonPath, value: object, wanted: str) -> None:
@@ -159,7 +162,7 @@ class ModelDecoder:
         known, code = _MEMBERS[kind], self.dialect.unknown_key
         for key in value:
             if key not in known and code is not None:
-                self.report(code, (*path, key), key=describe(key))
+                self.report(code, (*path, key), path, key=describe(key))
         return value
 
     # --- typed access -----------------------------------------------------------------------

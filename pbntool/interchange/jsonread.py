@@ -43,10 +43,12 @@ from pbntool.model import Board
 from pbntool.records import Record, place
 from pbntool.source import DecodedText, EncodingEvent
 
-__all__ = ["MAX_RECORD_CHARS", "RECORD_KEYS", "iter_records", "json_path_text"]
+__all__ = ["MAX_DEPTH", "MAX_RECORD_CHARS", "RECORD_KEYS", "iter_records", "json_path_text"]
 
 MAX_RECORD_CHARS = 64 << 20
 """A record longer than this (64 Mi characters) is skipped rather than held in memory."""
+MAX_DEPTH = 64
+"""A record nesting arrays and objects deeper than this is skipped (a record needs 7)."""
 
 RECORD_KEYS = frozenset(
     [
@@ -105,6 +107,8 @@ class Segment:
     first_line: int
     text: str
     oversized: bool = False
+    deepest: int = 0
+    """The deepest nesting seen, when it may be more than MAX_DEPTH (else 0)."""
 
 
 @dataclass(slots=True)
@@ -118,6 +122,7 @@ class _Cutter:
     first_line: int = 0
     size: int = 0
     oversized: bool = False
+    deepest: int = 0
 
     def take(self, number: int, line: str) -> Segment | None:
         """Add a line; returns the segment it completes, if any."""
@@ -131,8 +136,10 @@ class _Cutter:
             return self.cut(reset=True)
         if self.depth == 0 and not self.array:
             self.array = without_strings.lstrip().startswith("[")
-        self.depth += sum(without_strings.count(c) for c in "{[")
-        self.depth -= sum(without_strings.count(c) for c in "}]")
+        opened = without_strings.count("{") + without_strings.count("[")
+        if self.depth + opened > MAX_DEPTH:  # only then is it worth following every bracket
+            self.deepest = max(self.deepest, _deepest(without_strings, self.depth))
+        self.depth += opened - without_strings.count("}") - without_strings.count("]")
         if self.depth <= 0:
             self.depth, self.array = 0, False
             return self.cut()
@@ -158,9 +165,18 @@ class _Cutter:
             self.depth = 1 if self.array else 0
         if not self.lines and not self.oversized:
             return None
-        segment = Segment(self.first_line, "".join(self.lines), self.oversized)
-        self.lines, self.size, self.oversized = [], 0, False
+        segment = Segment(self.first_line, "".join(self.lines), self.oversized, self.deepest)
+        self.lines, self.size, self.oversized, self.deepest = [], 0, False, 0
         return segment
+
+
+def _deepest(text: str, depth: int) -> int:
+    """The greatest bracket depth reached in ``text`` (strings removed), from ``depth``."""
+    deepest = depth
+    for bracket in re.findall(r"[\[\]{}]", text):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def iter_segments(lines: Iterable[str]) -> Iterator[Segment]:
@@ -232,7 +248,12 @@ class _Reader:
         """The records of one segment; a JSON error skips the rest of the segment."""
         lines = _Lines(segment)
         if segment.oversized:
-            yield self._failure(lines, 0, JSN009.at(detail=f"longer than {MAX_RECORD_CHARS}"))
+            detail = f"longer than {MAX_RECORD_CHARS} characters"
+            yield self._failure(lines, 0, JSN009.at(detail=detail))
+            return
+        if segment.deepest > MAX_DEPTH:
+            detail = f"nested more than {MAX_DEPTH} levels deep"
+            yield self._failure(lines, 0, JSN009.at(detail=detail))
             return
         source, position = segment.text, 0
         while True:

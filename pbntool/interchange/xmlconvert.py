@@ -20,10 +20,13 @@ from pbntool.diagnostics import XML004, XML005, XML007, XML008, XML012, Code, Di
 from pbntool.interchange.fromdict import JsonPath, describe
 from pbntool.interchange.xmlwrite import NAMESPACE
 
-__all__ = ["Converter", "Node", "board_model", "local_name", "where"]
+__all__ = ["TEXT_MARKER", "Converter", "Node", "board_model", "local_name", "where"]
 
 Node = tuple[etree._Element, str | None]
-"""An element, and the attribute of it a value came from (None: the element itself)."""
+"""An element, and the attribute of it a value came from (None: the element itself; a
+``TEXT_MARKER`` and text: that text, inside or after the element)."""
+
+TEXT_MARKER = "\x00text:"
 
 JsonObject = dict[str, object]
 
@@ -140,7 +143,12 @@ class Converter:
             if text.is_text and name in _TEXT_ELEMENTS:
                 continue
             shown = describe(str(text).strip())
-            self.report(XML012, owner, text=shown, owner=_shown(owner))
+            # Placed where the text is: searched for from the line of the element before it.
+            marker = TEXT_MARKER + str(text).strip()[:80]
+            self.nodes.append((parent, marker))
+            self.found.append(
+                XML012.at(("xml", "#", len(self.nodes) - 1), text=shown, owner=_shown(owner))
+            )
 
     def content(self, element: etree._Element) -> str:
         """The text of a text-only element, unescaped; child elements are reported."""
@@ -250,7 +258,9 @@ def _shown(element: etree._Element) -> str:
 
 def _where(element: etree._Element, attribute: str | None) -> str:
     shown = f"<{_shown(element)}>"
-    return shown if attribute is None else f"{attribute} of {shown}"
+    if attribute is None or attribute.startswith(TEXT_MARKER):
+        return shown
+    return f"{attribute} of {shown}"
 
 
 def where(node: Node | None) -> str:

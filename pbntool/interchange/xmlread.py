@@ -7,8 +7,8 @@
   size and depth kept), as a second line of defence.
 * The document is fed to lxml's pull parser in chunks; each ``<board>`` is converted when it
   ends and then detached from the tree, so memory holds one board at a time.  A board of
-  more than ``MAX_BOARD_ELEMENTS`` elements is skipped (XML011) and its children dropped as
-  they end.
+  more than ``MAX_BOARD_ELEMENTS`` elements, or nested deeper than ``MAX_BOARD_DEPTH``, is
+  skipped (XML011) and its children dropped as they end.
 * A syntax error ends the input (XML001) at the line and column the parser gives; the boards
   before it have been read.  Findings about a board point at the element (and attribute)
   they are about: the line comes from the parser, the column from the text of that line.
@@ -42,15 +42,32 @@ from pbntool.diagnostics import (
 from pbntool.interchange.fromdict import Dialect, JsonPath, ModelDecoder, describe
 from pbntool.interchange.paths import model_path
 from pbntool.interchange.vocabulary import SCHEMA_ID
-from pbntool.interchange.xmlconvert import Converter, Node, board_model, local_name, where
+from pbntool.interchange.xmlconvert import (
+    TEXT_MARKER,
+    Converter,
+    Node,
+    board_model,
+    local_name,
+    where,
+)
 from pbntool.model import Board
 from pbntool.records import Record, place
 
-__all__ = ["CHUNK_SIZE", "MAX_BOARD_ELEMENTS", "MAX_LINE_CHARS", "XmlLocator", "iter_records"]
+__all__ = [
+    "CHUNK_SIZE",
+    "MAX_BOARD_DEPTH",
+    "MAX_BOARD_ELEMENTS",
+    "MAX_LINE_CHARS",
+    "XmlLocator",
+    "iter_records",
+]
 
 CHUNK_SIZE = 1 << 16
-MAX_BOARD_ELEMENTS = 200_000
-"""A board element with more elements inside it than this is skipped (a few hundred is usual)."""
+MAX_BOARD_ELEMENTS = 50_000
+"""A board with more elements inside it than this is skipped (the largest board of the corpus,
+with a big score table, has about 3,000)."""
+MAX_BOARD_DEPTH = 16
+"""A board nesting elements deeper than this is skipped (the vocabulary needs 4 levels)."""
 MAX_LINE_CHARS = 1 << 20
 """Only this much of a line is kept for finding columns (a document may be one line)."""
 MAX_PROLOG_BYTES = 1 << 20
@@ -108,8 +125,8 @@ def _decoder_for(head: bytes) -> codecs.IncrementalDecoder:
     return codecs.getincrementaldecoder("utf-8-sig")(errors="replace")
 
 
-def _refused(head: bytes) -> tuple[str | None, bool]:
-    """(what is refused, whether the prolog was seen whole) from the first bytes."""
+def _refused(head: bytes) -> tuple[str | None, bool, tuple[int, int]]:
+    """(what is refused, whether the prolog was seen whole, where) from the first bytes."""
     text = _decoder_for(head).decode(head)
     position = 0
     while True:
@@ -118,12 +135,14 @@ def _refused(head: bytes) -> tuple[str | None, bool]:
             break
         position = match.end()
     rest = text[position:]
+    line = text.count("\n", 0, position) + 1
+    where = (line, position - text.rfind("\n", 0, position))
     if rest[:9].upper() == "<!DOCTYPE":
-        return "document type declaration", True
+        return "document type declaration", True, where
     if rest.startswith("<!ENTITY"):
-        return "entity declaration", True
+        return "entity declaration", True, where
     complete = bool(rest) and not rest.startswith(("<!--", "<?"))
-    return None, complete
+    return None, complete, where
 
 
 def _parser() -> etree.XMLPullParser:
@@ -153,6 +172,8 @@ class _Document:
     board: etree._Element | None = None
     """The board being read (or an element of another name where boards are)."""
     board_elements: int = 0
+    too_big: str | None = None
+    """Why the board being read is skipped, once it is known."""
     stopped: bool = False
 
     def read(self, stream: BinaryIO) -> Iterator[Record]:
@@ -160,9 +181,9 @@ class _Document:
         while len(head) < MAX_PROLOG_BYTES:
             chunk = stream.read(CHUNK_SIZE)
             head += chunk
-            refused, complete = _refused(head)
+            refused, complete, (line, column) = _refused(head)
             if refused is not None:
-                yield self._failure(XML002.at(what=refused), 1, 1)
+                yield self._failure(XML002.at(what=refused), line, column)
                 return
             if complete or not chunk:
                 break
@@ -219,9 +240,15 @@ class _Document:
                 warning = XML010.at(found=found, expected=SCHEMA_ID)
                 yield self._failure(warning, element.sourceline or 1, 1)
         if self._is_board_level():
-            self.board, self.board_elements = element, 0
+            self.board, self.board_elements, self.too_big = element, 0, None
         elif self.board is not None:
             self.board_elements += 1
+            if self.too_big is not None:
+                return
+            if self.board_elements > MAX_BOARD_ELEMENTS:
+                self.too_big = f"holds more than {MAX_BOARD_ELEMENTS} elements"
+            elif self.depth - self._board_depth() > MAX_BOARD_DEPTH:
+                self.too_big = f"nests elements more than {MAX_BOARD_DEPTH} levels deep"
 
     def _is_board_level(self) -> bool:
         return (self.depth == 0 and self.root == "board") or (
@@ -230,7 +257,7 @@ class _Document:
 
     def _end(self, element: etree._Element, lines: _Lines) -> Iterator[Record]:
         if self.board is not None and element is not self.board:
-            if self.board_elements > MAX_BOARD_ELEMENTS and self.depth == self._board_depth() + 1:
+            if self.too_big is not None and self.depth == self._board_depth() + 1:
                 self.board.remove(element)  # an oversized board: let nothing pile up
             return
         if element is self.board:
@@ -260,9 +287,8 @@ class _Document:
 
     def _board(self, element: etree._Element, lines: _Lines) -> Record:
         line = element.sourceline or 1
-        if self.board_elements > MAX_BOARD_ELEMENTS:
-            oversized = XML011.at(detail=f"holds more than {MAX_BOARD_ELEMENTS} elements")
-            return self._failure(oversized, line, 1)
+        if self.too_big is not None:
+            return self._failure(XML011.at(detail=self.too_big), line, 1)
         converter = Converter()
         model = board_model(converter, element)
         last = max((node.sourceline or line) for node in element.iter())
@@ -321,6 +347,8 @@ class XmlLocator:
     def _position(self, node: Node) -> tuple[int, int]:
         element, attribute = node
         line = element.sourceline or 1
+        if attribute is not None and attribute.startswith(TEXT_MARKER):
+            return self._text_position(line, attribute.removeprefix(TEXT_MARKER))
         text = self.lines.get(line, "")
         column = _element_column(element, text)
         if column is not None and attribute is not None:
@@ -328,6 +356,14 @@ class XmlLocator:
             if found is not None:
                 return line, found.start() + 2
         return line, (column + 1) if column is not None else 1
+
+    def _text_position(self, line: int, text: str) -> tuple[int, int]:
+        """The first place of ``text`` from ``line`` on (the line itself if not found)."""
+        for number in sorted(found for found in self.lines if found >= line):
+            column = self.lines[number].find(text)
+            if column >= 0:
+                return number, column + 1
+        return line, 1
 
 
 def _element_column(element: etree._Element, text: str) -> int | None:
