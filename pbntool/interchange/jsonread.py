@@ -293,6 +293,9 @@ class _Reader:
             yield Record(None, (placed,), self.name, line)
 
     def _failure(self, lines: _Lines, offset: int, diagnostic: Diagnostic) -> Record:
+        text = lines.segment.text
+        if offset >= len(text) and text.endswith("\n"):
+            offset = len(text) - 1  # the end of the record's last line, not the next line
         line, column = lines.position(offset)
         placed = Diagnostic(
             diagnostic.code, diagnostic.severity, diagnostic.message, self.name, line, column
