@@ -263,14 +263,15 @@ class _Document:
         if element is self.board:
             self.board = None
             if local_name(element) == "board":
-                yield self._board(element, lines)
+                record = self._board(element, lines)
             else:
                 name = etree.QName(element).localname if isinstance(element.tag, str) else "?"
                 found = XML004.at(name=name, parent="boards")
-                yield self._failure(found, element.sourceline or 1, 1)
+                record = self._failure(found, element.sourceline or 1, 1)
             parent = element.getparent()
             if parent is not None:
-                parent.remove(element)
+                parent.remove(element)  # the document never holds more than one board
+            yield record
             return
         if self.depth == 0 and self.root == "boards":
             yield from self._root_leftovers(element)
