@@ -274,3 +274,14 @@ def test_any_bytes_give_records_and_diagnostics_never_an_exception() -> None:
             for diagnostic in validate_record(record):
                 assert diagnostic.code in CATALOGUE
                 assert diagnostic.line is not None and diagnostic.line >= 1
+
+
+def test_the_example_of_docs_xml_md_is_valid_and_reads_without_findings() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "xml.md").read_text("utf-8")
+    example = page.split("```xml\n", 1)[1].split("```", 1)[0]
+    assert XSD.validate(etree.fromstring(example.encode())), XSD.error_log
+    records = read(example)
+    assert codes(records) == []
+    [board] = boards_of(records)
+    assert board.auction is not None and board.auction.annotation(2) is not None
+    assert validate_record(records[0]) == ()  # a legal board: no Laws finding either
