@@ -10,7 +10,7 @@ The library API in a few lines::
 
     result = pbntool.pbn.parse(text, validate=True)  # lenient: boards + diagnostics
     boards = pbntool.pbn.loads(text)                  # strict: raises DiagnosticError
-    pbntool.write(boards, "json")                     # or "pbn"
+    pbntool.write(boards, "json")                     # or "pbn", "xml"
 """
 
 from __future__ import annotations
@@ -115,11 +115,15 @@ def validate(record: Record) -> tuple[Diagnostic, ...]:
 
 
 def write(boards: Iterable[Board], format: str = "pbn") -> str:
-    """Boards as canonical PBN (export format) or JSON lines."""
+    """Boards as canonical PBN (export format), JSON lines or an XML document."""
     if format == "pbn":
         return pbn.dumps(boards)
     if format == "json":
         from pbntool.jsonio import iter_json_lines
 
         return "".join(iter_json_lines(boards))
-    raise ValueError(f"unknown format {format!r}; expected 'pbn' or 'json'")
+    if format == "xml":
+        from pbntool.xmlio import dumps
+
+        return dumps(boards)
+    raise ValueError(f"unknown format {format!r}; expected 'pbn', 'json' or 'xml'")
