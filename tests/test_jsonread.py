@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbntool.diagnostics import CATALOGUE
+from pbntool.formats import Format, detect_format
 from pbntool.generate import random_board, random_boards
 from pbntool.interchange.jsonread import MAX_DEPTH, iter_segments
 from pbntool.jsonio import board_to_dict, dumps_line, iter_records
@@ -209,3 +210,15 @@ def test_one_array_on_a_single_line_is_read_board_by_board() -> None:
     assert "\n" not in text
     produced = iter_records(io.BytesIO(text.encode()), "one-line.json")
     assert sum(1 for record in produced if record.board is not None) == count
+
+
+def test_every_accepted_form_is_detected_as_json_without_a_suffix() -> None:
+    forms = [
+        "".join(dumps_line(board) + "\n" for board in BOARDS),
+        json.dumps(records_json()[0], indent=2),
+        json.dumps(records_json(), indent=2),
+        json.dumps(records_json()),
+        "[]",
+    ]
+    for text in forms:
+        assert detect_format(text.encode("utf-8"), "-") is Format.JSON, text[:40]
