@@ -43,12 +43,10 @@ from pbntool.model import Board
 from pbntool.records import Record, place
 from pbntool.source import DecodedText, EncodingEvent
 
-__all__ = ["MAX_DEPTH", "MAX_RECORD_CHARS", "RECORD_KEYS", "iter_records", "json_path_text"]
+__all__ = ["MAX_RECORD_CHARS", "RECORD_KEYS", "iter_records", "json_path_text"]
 
 MAX_RECORD_CHARS = 64 << 20
 """A record longer than this (64 Mi characters) is skipped rather than held in memory."""
-MAX_DEPTH = 64
-"""A record nesting arrays and objects deeper than this is skipped (a record needs 7)."""
 
 RECORD_KEYS = frozenset(
     [
@@ -85,13 +83,15 @@ def json_path_text(path: JsonPath) -> str:
     text = ""
     for step in path:
         text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
+    if len(text) > 80:
+        text = text[:40] + "..." + text[-37:]
     return text or "the record"
 
 
 JSON_DIALECT = Dialect("json", JSN003, JSN004, JSN005, JSN006, JSN007, json_path_text)
 
 # Strings (complete or not) and brackets: what the segmenter counts.
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
@@ -107,8 +107,6 @@ class Segment:
     first_line: int
     text: str
     oversized: bool = False
-    deepest: int = 0
-    """The deepest nesting seen, when it may be more than MAX_DEPTH (else 0)."""
 
 
 @dataclass(slots=True)
@@ -122,7 +120,6 @@ class _Cutter:
     first_line: int = 0
     size: int = 0
     oversized: bool = False
-    deepest: int = 0
 
     def take(self, number: int, line: str) -> Segment | None:
         """Add a line; returns the segment it completes, if any."""
@@ -136,10 +133,8 @@ class _Cutter:
             return self.cut(reset=True)
         if self.depth == 0 and not self.array:
             self.array = without_strings.lstrip().startswith("[")
-        opened = without_strings.count("{") + without_strings.count("[")
-        if self.depth + opened > MAX_DEPTH:  # only then is it worth following every bracket
-            self.deepest = max(self.deepest, _deepest(without_strings, self.depth))
-        self.depth += opened - without_strings.count("}") - without_strings.count("]")
+        self.depth += without_strings.count("{") + without_strings.count("[")
+        self.depth -= without_strings.count("}") + without_strings.count("]")
         if self.depth <= 0:
             self.depth, self.array = 0, False
             return self.cut()
@@ -165,18 +160,9 @@ class _Cutter:
             self.depth = 1 if self.array else 0
         if not self.lines and not self.oversized:
             return None
-        segment = Segment(self.first_line, "".join(self.lines), self.oversized, self.deepest)
-        self.lines, self.size, self.oversized, self.deepest = [], 0, False, 0
+        segment = Segment(self.first_line, "".join(self.lines), self.oversized)
+        self.lines, self.size, self.oversized = [], 0, False
         return segment
-
-
-def _deepest(text: str, depth: int) -> int:
-    """The greatest bracket depth reached in ``text`` (strings removed), from ``depth``."""
-    deepest = depth
-    for bracket in re.findall(r"[\[\]{}]", text):
-        depth += 1 if bracket in "[{" else -1
-        deepest = max(deepest, depth)
-    return deepest
 
 
 def iter_segments(lines: Iterable[str]) -> Iterator[Segment]:
@@ -251,10 +237,6 @@ class _Reader:
             detail = f"longer than {MAX_RECORD_CHARS} characters"
             yield self._failure(lines, 0, JSN009.at(detail=detail))
             return
-        if segment.deepest > MAX_DEPTH:
-            detail = f"nested more than {MAX_DEPTH} levels deep"
-            yield self._failure(lines, 0, JSN009.at(detail=detail))
-            return
         source, position = segment.text, 0
         while True:
             position = _WHITESPACE.match(source, position).end()  # type: ignore[union-attr]
@@ -275,7 +257,7 @@ class _Reader:
             except json.JSONDecodeError as error:
                 yield self._failure(lines, error.pos, JSN001.at(detail=error.msg))
                 return
-            except RecursionError:
+            except RecursionError:  # the C decoder's guard: nesting deeper than Python's limit
                 yield self._failure(lines, position, JSN009.at(detail="nested too deeply"))
                 return
             except ValueError as error:  # e.g. an integer of more than 4300 digits
@@ -308,13 +290,20 @@ class _Reader:
         if not isinstance(value, dict):
             found = JSN002.at(("json",), found=describe(value))
             return Record(None, (place(found, self.name, line, locator, None),), self.name, line)
-        problems = _surrogates(value, lines.segment.text[start:end])
+        try:
+            problems = _surrogates(value, lines.segment.text[start:end])
+        except RecursionError:  # a deep record with an unpaired surrogate somewhere
+            found = JSN009.at(("json",), detail="nested too deeply")
+            return Record(None, (place(found, self.name, line, locator, None),), self.name, line)
         board, more = read_record(value)
         problems.extend(more)
         locator.board = board
         number = board.number if board is not None else None
-        placed = tuple(place(d, self.name, line, locator, number) for d in problems)
-        return Record(board, placed, self.name, line, locator)
+        placed = sorted(
+            (place(d, self.name, line, locator, number) for d in problems),
+            key=lambda d: (d.line or 0, d.column or 0),
+        )
+        return Record(board, tuple(placed), self.name, line, locator)
 
 
 def read_record(value: dict[str, object]) -> tuple[Board | None, list[Diagnostic]]:
