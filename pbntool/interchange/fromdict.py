@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from pbntool.diagnostics import Code, Diagnostic
+from pbntool.interchange.problems import Dialect, JsonPath, describe
 from pbntool.interchange.vocabulary import (
     CALL_BY_TEXT,
     CARD_BY_TEXT,
@@ -57,48 +58,9 @@ from pbntool.model import (
     Token,
 )
 
-__all__ = ["Dialect", "ModelDecoder", "describe"]
+__all__ = ["Dialect", "JsonPath", "ModelDecoder", "describe"]
 
-Step = str | int
-JsonPath = tuple[Step, ...]
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Dialect:
-    """The codes a reader reports with, and how it names a place in its input."""
-
-    prefix: str
-    """First element of every diagnostic path (``json``/``xml``): tells locators apart."""
-    wrong_type: Code
-    """``{where} must be {expected}, not {found}; ignored``."""
-    bad_value: Code
-    """``{where}: {found} is not {expected}; ignored``."""
-    unknown_key: Code | None
-    """``unknown key {key} in {where}; ignored`` (None: the input cannot have other keys)."""
-    missing: Code
-    """``{where} has no {key}; {consequence}``."""
-    kept_as_text: Code
-    """``{where}: {found} is not a {what}; kept as text``."""
-    where: Callable[[JsonPath], str]
-
-
-def describe(value: object) -> str:
-    """A value as a message names it: ``"1Z"``, ``12``, ``null``, ``an object``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return '"' + shown.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    return type(value).__name__
 
 
 _MEMBERS: dict[str, frozenset[str]] = {

@@ -42,14 +42,8 @@ from pbntool.diagnostics import (
 from pbntool.interchange.fromdict import Dialect, JsonPath, ModelDecoder, describe
 from pbntool.interchange.paths import model_path
 from pbntool.interchange.vocabulary import SCHEMA_ID
-from pbntool.interchange.xmlconvert import (
-    TEXT_MARKER,
-    Converter,
-    Node,
-    board_model,
-    local_name,
-    where,
-)
+from pbntool.interchange.xmlboard import board_model
+from pbntool.interchange.xmlconvert import TEXT_MARKER, Converter, Node, local_name, where
 from pbntool.model import Board
 from pbntool.records import Record, place
 
