@@ -104,6 +104,8 @@ def _tag(converter: Converter, element: etree._Element, path: JsonPath) -> objec
 
 def _comments_only(converter: Converter, element: etree._Element, path: JsonPath) -> list[object]:
     comments: list[object] = []
+    if not len(element):
+        return comments  # the usual case: spare the closure
 
     def comment(child: etree._Element) -> None:
         comments.append(converter.comment(child, (*path, "comments", len(comments))))
@@ -182,6 +184,8 @@ def _annotation(
     into: JsonObject,
 ) -> bool:
     """Annotation attributes and comments of ``element`` into ``into``; True if it has any."""
+    if not len(element) and values.keys().isdisjoint(_ANNOTATION):
+        return False  # most calls and cards have no annotation
     converter.put(into, path, "note", element, values, "note", integer)
     if "nags" in values:
         into["nags"] = [integer(nag) for nag in values["nags"].split()]

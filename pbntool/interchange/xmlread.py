@@ -76,6 +76,8 @@ class _Lines:
     decoder: codecs.IncrementalDecoder
     lines: dict[int, str] = field(default_factory=dict)
     number: int = 1
+    first: int = 1
+    """The first line still kept."""
     pending: str = ""
     cut: bool = False
     """The current line is longer than MAX_LINE_CHARS: the rest of it is dropped."""
@@ -104,8 +106,9 @@ class _Lines:
         return self.lines.get(number, "")
 
     def keep_from(self, number: int) -> None:
-        for old in [line for line in self.lines if line < number]:
-            del self.lines[old]
+        for old in range(self.first, number):
+            self.lines.pop(old, None)
+        self.first = max(self.first, number)
 
     def copy(self, first: int, last: int) -> dict[int, str]:
         return {number: self.text(number) for number in range(first, last + 1)}
