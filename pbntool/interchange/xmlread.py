@@ -171,6 +171,8 @@ class _Document:
     board_elements: int = 0
     too_big: str | None = None
     """Why the board being read is skipped, once it is known."""
+    previous: etree._Element | None = None
+    """The board element read last, still in the tree until the next one starts."""
     stopped: bool = False
 
     def read(self, stream: BinaryIO) -> Iterator[Record]:
@@ -237,6 +239,7 @@ class _Document:
                 warning = XML010.at(found=found, expected=SCHEMA_ID)
                 yield self._failure(warning, element.sourceline or 1, 1)
         if self._is_board_level():
+            yield from self._drop_previous()
             self.board, self.board_elements, self.too_big = element, 0, None
         elif self.board is not None:
             self.board_elements += 1
@@ -265,23 +268,38 @@ class _Document:
                 name = etree.QName(element).localname if isinstance(element.tag, str) else "?"
                 found = XML004.at(name=name, parent="boards")
                 record = self._failure(found, element.sourceline or 1, 1)
-            parent = element.getparent()
-            if parent is not None:
-                parent.remove(element)  # the document never holds more than one board
+            self.previous = element  # dropped when the next one starts: its tail is read then
             yield record
             return
         if self.depth == 0 and self.root == "boards":
+            yield from self._drop_previous()
             yield from self._root_leftovers(element)
 
     def _board_depth(self) -> int:
         return 0 if self.root == "board" else 1
 
+    def _drop_previous(self) -> Iterator[Record]:
+        """Detach the board read before (the document never holds more than two), after
+        reporting any text that follows it."""
+        previous, self.previous = self.previous, None
+        if previous is None:
+            return
+        yield from self._stray(previous.tail, previous.getparent(), previous.sourceline)
+        parent = previous.getparent()
+        if parent is not None:
+            parent.remove(previous)
+
     def _root_leftovers(self, root: etree._Element) -> Iterator[Record]:
-        """Text in the root element (its boards are gone by now: nothing else is there)."""
-        for text in (root.text, *(child.tail for child in root)):
-            if text is not None and text.strip():
-                warning = XML012.at(text=describe(text.strip()), owner="boards")
-                yield self._failure(warning, root.sourceline or 1, 1)
+        """Text in the root element before its first board."""
+        yield from self._stray(root.text, root, root.sourceline)
+
+    def _stray(
+        self, text: str | None, owner: etree._Element | None, line: int | None
+    ) -> Iterator[Record]:
+        if text is not None and text.strip() and owner is not None:
+            name = local_name(owner) or "?"
+            warning = XML012.at(text=describe(text.strip()), owner=name)
+            yield self._failure(warning, line or 1, 1)
 
     def _board(self, element: etree._Element, lines: _Lines) -> Record:
         line = element.sourceline or 1
