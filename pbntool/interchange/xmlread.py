@@ -6,7 +6,8 @@
   (``resolve_entities=False``, ``no_network``, no DTD loading, libxml2's limits on text
   size and depth kept), as a second line of defence.
 * The document is fed to lxml's pull parser in chunks; each ``<board>`` is converted when it
-  ends and then detached from the tree, so memory holds one board at a time.  A board of
+  ends and detached from the tree when the next one starts (once the text after it is
+  known), so memory holds the boards of one chunk at most.  A board of
   more than ``MAX_BOARD_ELEMENTS`` elements, or nested deeper than ``MAX_BOARD_DEPTH``, is
   skipped (XML011) and its children dropped as they end.
 * A syntax error ends the input (XML001) at the line and column the parser gives; the boards
