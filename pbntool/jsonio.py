@@ -92,6 +92,7 @@ def board_to_dict(board: Board, *, file: str | None = None) -> dict[str, object]
         "event": board.tag("Event"),
         "room": board.tag("Room"),
         "alerts": _alerts(board),
+        "claim": _claim(board),
         "model": model_to_dict(board),
     }
 
@@ -208,6 +209,15 @@ def _alerts(board: Board) -> list[dict[str, object]]:
             }
         )
     return alerts
+
+
+def _claim(board: Board) -> dict[str, object] | None:
+    """A claim (the play stops with ``*`` before 13 tricks): the tricks declarer ends with (the
+    stated Result, as LIN's ``mc``) and the tricks played in full before it."""
+    if board.play is None or not _claimed(board.play):
+        return None
+    played = sum(1 for trick in board.play.tricks if all(slot is not None for slot in trick))
+    return {"tricks": None if board.result is None else board.result.tricks, "played": played}
 
 
 def _tags(board: Board) -> dict[str, str]:

@@ -59,7 +59,7 @@ def section_18_1_board() -> Board:
     )
 
 
-SUMMARY_ADDITIONS = ("schema", "players", "event", "room", "alerts", "model")
+SUMMARY_ADDITIONS = ("schema", "players", "event", "room", "alerts", "claim", "model")
 """Keys added by schema pbntool/1; the keys before them keep their meaning."""
 
 
@@ -74,6 +74,7 @@ def test_section_18_1_board_as_a_json_object() -> None:
     assert record["schema"] == "pbntool/1"
     assert record["players"] == {"N": None, "E": None, "S": None, "W": None}
     assert (record["event"], record["room"], record["alerts"]) == ("Spring Club Pairs", None, [])
+    assert record["claim"] == {"tricks": 11, "played": 3}
     assert record["model"] == model_to_dict(section_18_1_board())
     assert summary(record) == {
         "file": "club.pbn",
@@ -103,7 +104,12 @@ def test_section_18_1_board_as_a_json_object() -> None:
 def test_an_empty_board_has_every_key_with_nothing_known() -> None:
     record = board_to_dict(Board())
     assert record["players"] == {"N": None, "E": None, "S": None, "W": None}
-    assert (record["event"], record["room"], record["alerts"]) == (None, None, [])
+    assert (record["event"], record["room"], record["alerts"], record["claim"]) == (
+        None,
+        None,
+        [],
+        None,
+    )
     assert record["model"] == {
         "number": None,
         "dealer": None,
@@ -189,6 +195,8 @@ def test_claimed_means_a_stop_marker_before_thirteen_tricks() -> None:
     thirteen = tuple(trick(Seat.WEST, "SA", "S2", "S3", "S4") for _ in range(13))
     stopped = Play(Seat.WEST, thirteen[:3], end=SectionEnd.STOP)
     assert board_to_dict(Board(play=stopped))["claimed"] is True
+    claim = board_to_dict(Board(play=stopped, result=Result(9)))["claim"]
+    assert claim == {"tricks": 9, "played": 3}
     assert board_to_dict(Board(play=Play(Seat.WEST, thirteen[:3])))["claimed"] is False
     complete = Play(Seat.WEST, thirteen, end=SectionEnd.STOP)
     assert board_to_dict(Board(play=complete))["claimed"] is False
