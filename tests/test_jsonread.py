@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pbntool.diagnostics import CATALOGUE
 from pbntool.formats import Format, detect_format
 from pbntool.generate import random_board, random_boards
-from pbntool.interchange.jsonread import iter_segments
+from pbntool.interchange.jsonread import RECORD_KEYS, iter_segments
 from pbntool.jsonio import board_to_dict, dumps_line, iter_records
 from pbntool.model import Board, Seat
 from pbntool.records import Record, validate_record
@@ -222,3 +222,7 @@ def test_every_accepted_form_is_detected_as_json_without_a_suffix() -> None:
     ]
     for text in forms:
         assert detect_format(text.encode("utf-8"), "-") is Format.JSON, text[:40]
+
+
+def test_the_reader_knows_every_key_the_writer_writes() -> None:
+    assert set(board_to_dict(Board())) == RECORD_KEYS

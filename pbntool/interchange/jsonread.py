@@ -72,6 +72,7 @@ RECORD_KEYS = frozenset(
         "event",
         "room",
         "alerts",
+        "claim",
         "model",
     ]
 )
