@@ -11,7 +11,9 @@ The library API in a few lines::
     result = pbntool.pbn.parse(text, validate=True)  # lenient: boards + diagnostics
     boards = pbntool.pbn.loads(text)                  # strict: raises DiagnosticError
     boards = pbntool.lin.parse(lin_text).boards       # LIN: the same model
-    pbntool.write(boards, "json")                     # or "pbn", "lin"
+    pbntool.write(boards, "json")                     # or "pbn", "lin", "xml"
+    pbntool.jsonio.iter_records(stream, "in.jsonl")    # JSON and XML read back losslessly
+    pbntool.xmlio.iter_records(stream, "in.xml")
 """
 
 from __future__ import annotations
@@ -96,14 +98,28 @@ __all__ = [
     "Token",
     "Vulnerability",
     "__version__",
+    "jsonio",
     "lin",
     "pbn",
     "read",
     "rules",
+    "schemas",
     "scoring",
     "validate",
     "write",
+    "xmlio",
 ]
+
+_LAZY_MODULES = frozenset({"jsonio", "schemas", "xmlio"})
+"""Imported on first use, so that reading PBN never pays for importing lxml."""
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f"pbntool.{name}")
+    raise AttributeError(f"module 'pbntool' has no attribute {name!r}")
 
 
 def read(path: str | Path) -> Iterator[Record]:

@@ -857,6 +857,154 @@ OUT016 = _code(
     "LIN has no escapes: `|` becomes `/`, line breaks spaces, commas in names spaces.",
 )
 
+# --- JSN and XML: reading JSON and XML records -------------------------------------------------
+# JSN: JSON records (JSON Lines, pretty-printed records, or one array of records).
+JSN001 = _code(
+    "JSN001",
+    ERROR,
+    "not valid JSON: {detail}; the record is skipped",
+    "Text that is not JSON (a missing comma, an unclosed string or brace); the record it "
+    "belongs to is skipped and reading goes on with the next line.",
+)
+JSN002 = _code(
+    "JSN002",
+    ERROR,
+    "a record must be a JSON object, not {found}; skipped",
+    "A top-level JSON value (or an element of the top-level array) that is not an object.",
+)
+JSN003 = _code(
+    "JSN003",
+    ERROR,
+    "{where} must be {expected}, not {found}; ignored",
+    "A value of the wrong JSON type (a number where a string is expected ...); the board is "
+    "read without it.",
+)
+JSN004 = _code(
+    "JSN004",
+    ERROR,
+    "{where}: {found} is not {expected}; ignored",
+    "A value of the right type with no meaning (an unknown seat, vulnerability, strain, "
+    "hand ...); the board is read without it.",
+)
+JSN005 = _code(
+    "JSN005",
+    WARNING,
+    "unknown key {key} in {where}; ignored",
+    "A key the record format does not define (a typo, or another program's field).",
+)
+JSN006 = _code(
+    "JSN006",
+    ERROR,
+    "{where} has no {key}; {consequence}",
+    "An object without a key it cannot do without (a tag without a name, an auction without "
+    "its first seat, a record without its model).",
+)
+JSN007 = _code(
+    "JSN007",
+    WARNING,
+    "{where}: {found} is not a {what}; kept as text",
+    "A call or card spelled in no known way; it is kept as a token, so the positions of the "
+    "calls or cards after it do not move.",
+)
+JSN008 = _code(
+    "JSN008",
+    WARNING,
+    "record of schema {found}; read as {expected}",
+    "A record whose `schema` is not the one this version writes.",
+)
+JSN009 = _code(
+    "JSN009",
+    ERROR,
+    "record {detail}; skipped",
+    "A record too large or too deeply nested to be read safely.",
+)
+JSN010 = _code(
+    "JSN010",
+    WARNING,
+    "{where}: unpaired surrogate {escape} replaced by U+FFFD",
+    "A `\\uD800`-`\\uDFFF` escape that is not half of a pair: no character, so it cannot "
+    "be written in any format.",
+)
+
+# XML: the pbntool XML vocabulary (docs/xml.md), read as untrusted input.
+XML001 = _code(
+    "XML001",
+    ERROR,
+    "not well-formed XML: {detail}; the rest of the input is skipped",
+    "A syntax error (or a limit of the parser, such as a text node over 10 MB or nesting over "
+    "256 levels); the boards before it are kept.",
+)
+XML002 = _code(
+    "XML002",
+    ERROR,
+    "{what} refused: XML is read as untrusted input (no DTD, no entities); the input is skipped",
+    "A document type declaration (which could declare entities: billion laughs, external "
+    "files or URLs); nothing of the document is read.",
+)
+XML003 = _code(
+    "XML003",
+    ERROR,
+    "root element <{found}> is not <boards> or <board>; the input is skipped",
+    "A well-formed XML document of another vocabulary.",
+)
+XML004 = _code(
+    "XML004",
+    WARNING,
+    "unknown element <{name}> in <{parent}>; ignored",
+    "An element the vocabulary does not define at this place.",
+)
+XML005 = _code(
+    "XML005",
+    WARNING,
+    "unknown attribute {name} on <{owner}>; ignored",
+    "An attribute the vocabulary does not define on this element.",
+)
+XML006 = _code(
+    "XML006",
+    ERROR,
+    "{where} must be {expected}, not {found}; ignored",
+    "An attribute or text that cannot be read as what it stands for (a number, true or "
+    "false ...); the board is read without it.",
+)
+XML007 = _code(
+    "XML007",
+    ERROR,
+    "{where}: {found} is not {expected}; ignored",
+    "A value with no meaning (an unknown seat, vulnerability, strain, hand ...); the board is "
+    "read without it.",
+)
+XML008 = _code(
+    "XML008",
+    ERROR,
+    "{where} has no {key}; {consequence}",
+    "An element without an attribute it cannot do without (a tag without a name, an auction "
+    "without its first seat).",
+)
+XML009 = _code(
+    "XML009",
+    WARNING,
+    "{where}: {found} is not a {what}; kept as text",
+    "A call or card spelled in no known way; it is kept as a token.",
+)
+XML010 = _code(
+    "XML010",
+    WARNING,
+    "version {found}; read as {expected}",
+    "A document whose `version` attribute is not the one this version writes.",
+)
+XML011 = _code(
+    "XML011",
+    ERROR,
+    "board {detail}; skipped",
+    "A board element too large to be read safely.",
+)
+XML012 = _code(
+    "XML012",
+    WARNING,
+    "text {text} inside <{owner}> ignored",
+    "Character data where the vocabulary has only elements.",
+)
+
 # --- INT: our own failures ----------------------------------------------------------------
 INT001 = _code(
     "INT001",

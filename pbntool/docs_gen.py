@@ -151,6 +151,20 @@ FAMILIES: tuple[Family, ...] = (
         "dropped silently); see `docs/conversions.md`.",
     ),
     Family(
+        "JSN",
+        "JSN: JSON records",
+        "Reading JSON records (JSON Lines, pretty-printed records or one array of them): text "
+        "that is not JSON, values of the wrong type or of no known meaning, unknown keys. A "
+        "broken record costs that record only.",
+    ),
+    Family(
+        "XML",
+        "XML: XML documents",
+        "Reading documents of the pbntool XML vocabulary (docs/xml.md) as untrusted input: "
+        "syntax errors, refused document type declarations, unknown elements and attributes, "
+        "values of no known meaning, and boards too large to read safely.",
+    ),
+    Family(
         "INT",
         "INT: internal errors",
         "Failures of pbntool itself; the rest of the input is skipped and the bug should be "

@@ -68,6 +68,7 @@ _LIN_START = re.compile(r"[A-Za-z]{2}[ \t]*\|")
 _LIN_PAIR = re.compile(r"(?:^|\|)[ \t\r\n]*(?:md|mb|pc|pn|qx|vg|sv|ah|rs|st)[ \t]*\|", re.I)
 _HANDVIEWER = re.compile(r"(?i)(?:https?://|www\.)\S*[?&](?:lin|linurl)=|handviewer\.html")
 _JSON_OBJECT = re.compile(r'\{\s*"[^"\n]{0,64}"\s*:')
+_JSON_ARRAY = re.compile(r'\[\s*(?:\{\s*"[^"\n]{0,64}"\s*:|\])')
 _XML_START = re.compile(r"<(?:\?xml|[A-Za-z_!])")
 
 
@@ -113,7 +114,7 @@ def _detect_text(text: str) -> Format | None:
         return None
     if _XML_START.match(text):
         return Format.XML
-    if _JSON_OBJECT.match(text) or text.startswith("[{"):
+    if _JSON_OBJECT.match(text) or _JSON_ARRAY.match(text):
         return Format.JSON
     if text[0] == "[" and _PBN_TAG.match(text):
         return Format.PBN

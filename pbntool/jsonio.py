@@ -1,12 +1,21 @@
-"""Boards as JSON: one flat, key-stable object per board, one line per board.
+"""Boards as JSON records: one key-stable object per board, one line per board (JSON Lines).
 
-Built for volume (it runs over millions of boards): plain dicts and lists, no intermediate
-objects, and ``json.dumps`` with compact separators.  Cards and calls use their PBN spelling
-(``SA``, ``Pass``, ``X``, ``4NT``); the deal is a PBN deal string starting with the dealer.
+A record has two parts.  ``model`` is the board exactly as pbntool's model holds it (every tag
+in source order with its comments and flags, the auction and play with their annotations,
+notes and comments, tables, commentary of every kind): reading a record back uses ``model``
+alone and gives an equal ``Board``.  The other keys are a summary derived from it for
+convenience (the PBN deal string, the calls, the cards in played order, players, alerts ...),
+documented in the README and in ``schemas/board.schema.json``; ``schema`` names the version
+(``pbntool/1``).
+
+Built for volume (it runs over millions of boards): plain dicts and lists, and
+``json.dumps`` with compact separators.  Cards and calls use their PBN spelling (``SA``,
+``Pass``, ``X``, ``4NT``).  ``iter_records`` reads records back (see
+``pbntool.interchange.jsonread``).
 
 >>> from pbntool.model import Board, Seat
->>> dumps_line(Board(number=3, dealer=Seat.SOUTH))[:46]
-'{"file":null,"board":3,"dealer":"S","vulnerabl'
+>>> dumps_line(Board(number=3, dealer=Seat.SOUTH))[:60]
+'{"schema":"pbntool/1","file":null,"board":3,"dealer":"S","vu'
 """
 
 from __future__ import annotations
@@ -14,6 +23,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
+from pbntool.interchange.jsonread import iter_records
+from pbntool.interchange.todict import model_to_dict
+from pbntool.interchange.vocabulary import SCHEMA_ID
 from pbntool.model import (
     Action,
     Bid,
@@ -33,7 +45,7 @@ from pbntool.model import (
 from pbntool.pbn.writer import format_deal, is_header_escape
 from pbntool.rules import auction_outcome, sequence_play, trump_of
 
-__all__ = ["board_to_dict", "dumps_line", "iter_json_lines"]
+__all__ = ["SCHEMA_ID", "board_to_dict", "dumps_line", "iter_json_lines", "iter_records"]
 
 # Spellings looked up rather than formatted: this runs over millions of boards.
 _CARD_TEXT: dict[Slot, str] = {
@@ -47,7 +59,7 @@ _FULL_DEAL = 13
 
 
 def board_to_dict(board: Board, *, file: str | None = None) -> dict[str, object]:
-    """The JSON object for one board; every key is always present (``null`` when unknown).
+    """The JSON record of one board; every key is always present (``null`` when unknown).
 
     ``play`` lists the cards in the order they were played.  When that order cannot be
     derived for every trick (an unknown card, or no known trump suit), the cards of the
@@ -55,6 +67,7 @@ def board_to_dict(board: Board, *, file: str | None = None) -> dict[str, object]
     """
     play, order_complete = _played_cards(board)
     return {
+        "schema": SCHEMA_ID,
         "file": file,
         "board": board.number,
         "dealer": None if board.dealer is None else board.dealer.letter,
@@ -75,12 +88,29 @@ def board_to_dict(board: Board, *, file: str | None = None) -> dict[str, object]
         },
         "commentary": [c.text for c in board.commentary if not is_header_escape(c)],
         "tags": _tags(board),
+        "players": _players(board),
+        "event": board.tag("Event"),
+        "room": board.tag("Room"),
+        "alerts": _alerts(board),
+        "claim": _claim(board),
+        "model": model_to_dict(board),
     }
 
 
 def dumps_line(board: Board, file: str | None = None) -> str:
-    """One board as one compact JSON line (no line terminator); non-ASCII kept as is."""
-    return json.dumps(board_to_dict(board, file=file), ensure_ascii=False, separators=(",", ":"))
+    """One board as one compact JSON line (no line terminator); non-ASCII kept as is.
+
+    Text that holds an unpaired surrogate (no character: no encoding can write it) is the
+    exception: that line is written with ``\\u`` escapes, which JSON readers can read.
+    """
+    record = board_to_dict(board, file=file)
+    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    if not line.isascii():
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            line = json.dumps(record, separators=(",", ":"))
+    return line
 
 
 def iter_json_lines(boards: Iterable[Board], file: str | None = None) -> Iterator[str]:
@@ -147,6 +177,47 @@ def _score(board: Board) -> dict[str, object] | None:
 
 def _notes(notes: Iterable[Note]) -> list[dict[str, object]]:
     return [{"index": note.index, "text": note.text} for note in notes]
+
+
+_ALERT_NAG = 15
+"""How an alerted call is marked (BBO's ``!``, read from LIN): NAG 15 on the call."""
+
+
+def _players(board: Board) -> dict[str, str | None]:
+    return {seat.letter: board.tag(seat.name_title) for seat in Seat}
+
+
+def _alerts(board: Board) -> list[dict[str, object]]:
+    """Calls that are alerted (NAG 15) or explained by a note, in auction order."""
+    auction = board.auction
+    if auction is None:
+        return []
+    notes = {note.index: note.text for note in auction.notes}
+    alerts: list[dict[str, object]] = []
+    for index, annotation in sorted(auction.annotations, key=lambda item: item[0]):
+        alerted = _ALERT_NAG in annotation.nags
+        if not alerted and annotation.note is None:
+            continue
+        call = auction.calls[index] if 0 <= index < len(auction.calls) else None
+        alerts.append(
+            {
+                "call": index,
+                "seat": auction.seat_of(index).letter,
+                "text": None if call is None else _call(call),
+                "alerted": alerted,
+                "explanation": None if annotation.note is None else notes.get(annotation.note),
+            }
+        )
+    return alerts
+
+
+def _claim(board: Board) -> dict[str, object] | None:
+    """A claim (the play stops with ``*`` before 13 tricks): the tricks declarer ends with (the
+    stated Result, as LIN's ``mc``) and the tricks played in full before it."""
+    if board.play is None or not _claimed(board.play):
+        return None
+    played = sum(1 for trick in board.play.tricks if all(slot is not None for slot in trick))
+    return {"tricks": None if board.result is None else board.result.tricks, "played": played}
 
 
 def _tags(board: Board) -> dict[str, str]:

@@ -457,8 +457,9 @@ def test_convert_sends_findings_to_stderr(tmp_path: Path) -> None:
 JSON_KEYS = [
     "file", "board", "dealer", "vulnerable", "deal", "auction", "declarer", "contract", "result",
     "play", "tags", "tricks", "claimed", "score", "notes", "commentary", "play_order_complete",
+    "schema", "players", "event", "room", "alerts", "claim", "model",
 ]  # fmt: skip
-"""The documented keys (README): the first eleven, then the six more."""
+"""The documented keys (README): the first eleven, the six more, and those of pbntool/1."""
 
 
 def played_order(board: Board) -> list[str]:

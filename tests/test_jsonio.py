@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+from pbntool.interchange.todict import model_to_dict
 from pbntool.jsonio import board_to_dict, dumps_line, iter_json_lines
 from pbntool.model import (
+    Annotation,
     Auction,
     Board,
     Card,
@@ -57,8 +59,24 @@ def section_18_1_board() -> Board:
     )
 
 
+SUMMARY_ADDITIONS = ("schema", "players", "event", "room", "alerts", "claim", "model")
+"""Keys added by schema pbntool/1; the keys before them keep their meaning."""
+
+
+def summary(record: dict[str, object]) -> dict[str, object]:
+    """The record without the keys added by pbntool/1 (checked on their own)."""
+    assert next(iter(record)) == "schema"
+    return {key: value for key, value in record.items() if key not in SUMMARY_ADDITIONS}
+
+
 def test_section_18_1_board_as_a_json_object() -> None:
-    assert board_to_dict(section_18_1_board(), file="club.pbn") == {
+    record = board_to_dict(section_18_1_board(), file="club.pbn")
+    assert record["schema"] == "pbntool/1"
+    assert record["players"] == {"N": None, "E": None, "S": None, "W": None}
+    assert (record["event"], record["room"], record["alerts"]) == ("Spring Club Pairs", None, [])
+    assert record["claim"] == {"tricks": 11, "played": 3}
+    assert record["model"] == model_to_dict(section_18_1_board())
+    assert summary(record) == {
         "file": "club.pbn",
         "board": 7,
         "dealer": "S",
@@ -84,7 +102,31 @@ def test_section_18_1_board_as_a_json_object() -> None:
 
 
 def test_an_empty_board_has_every_key_with_nothing_known() -> None:
-    assert board_to_dict(Board()) == {
+    record = board_to_dict(Board())
+    assert record["players"] == {"N": None, "E": None, "S": None, "W": None}
+    assert (record["event"], record["room"], record["alerts"], record["claim"]) == (
+        None,
+        None,
+        [],
+        None,
+    )
+    assert record["model"] == {
+        "number": None,
+        "dealer": None,
+        "vulnerability": None,
+        "deal": None,
+        "auction": None,
+        "play": None,
+        "contract": None,
+        "declarer": None,
+        "declarer_irregular": False,
+        "result": None,
+        "score": None,
+        "commentary": [],
+        "tables": [],
+        "tags": [],
+    }
+    assert summary(record) == {
         "file": None,
         "board": None,
         "dealer": None,
@@ -153,6 +195,8 @@ def test_claimed_means_a_stop_marker_before_thirteen_tricks() -> None:
     thirteen = tuple(trick(Seat.WEST, "SA", "S2", "S3", "S4") for _ in range(13))
     stopped = Play(Seat.WEST, thirteen[:3], end=SectionEnd.STOP)
     assert board_to_dict(Board(play=stopped))["claimed"] is True
+    claim = board_to_dict(Board(play=stopped, result=Result(9)))["claim"]
+    assert claim == {"tricks": 9, "played": 3}
     assert board_to_dict(Board(play=Play(Seat.WEST, thirteen[:3])))["claimed"] is False
     complete = Play(Seat.WEST, thirteen, end=SectionEnd.STOP)
     assert board_to_dict(Board(play=complete))["claimed"] is False
@@ -233,3 +277,36 @@ def test_iter_json_lines_yields_one_terminated_line_per_board_lazily() -> None:
     assert first.endswith("}\n")
     assert json.loads(first)["board"] == 1
     assert [json.loads(line)["file"] for line in lines] == ["x.pbn"]
+
+
+# --- friendly keys added by pbntool/1 -------------------------------------------------------------
+
+
+def test_players_event_and_room_come_from_their_tags() -> None:
+    board = Board(
+        tags=(
+            Tag("North", "Ada"),
+            Tag("East", "Bea"),
+            Tag("Room", "Closed"),
+            Tag("Event", "Cup"),
+            Tag("South", "Cyd", duplicate=True),
+        )
+    )
+    record = board_to_dict(board)
+    assert record["players"] == {"N": "Ada", "E": "Bea", "S": None, "W": None}
+    assert (record["event"], record["room"]) == ("Cup", "Closed")
+
+
+def test_alerts_list_alerted_and_explained_calls_with_their_note() -> None:
+    alerted = Annotation(nags=(15,))
+    explained = Annotation(note=1)
+    auction = Auction(
+        Seat.EAST,
+        (bid("1C"), PASS, bid("1D"), PASS),
+        annotations=((2, explained), (0, alerted), (1, Annotation(nags=(1,)))),
+        notes=(Note(1, "natural, 4+"),),
+    )
+    assert board_to_dict(Board(auction=auction))["alerts"] == [
+        {"call": 0, "seat": "E", "text": "1C", "alerted": True, "explanation": None},
+        {"call": 2, "seat": "W", "text": "1D", "alerted": False, "explanation": "natural, 4+"},
+    ]

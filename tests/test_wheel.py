@@ -1,4 +1,4 @@
-"""The wheel ships the grammars and works on its own.
+"""The wheel ships the grammars and the schemas and works on its own.
 
 Builds the wheel (``python -m build --wheel``, or ``pip wheel --no-deps`` when ``build`` is
 missing), checks what it contains, installs it in a fresh virtual environment (its
@@ -115,9 +115,16 @@ def test_wheel_contents(wheel: Path) -> None:
             packaged = f"pbntool/grammars/{grammar.name}"
             assert packaged in names
             assert archive.read(packaged) == grammar.read_bytes()
+        for schema in sorted((REPO / "schemas").glob("*")):
+            packaged = f"pbntool/schemas/{schema.name}"
+            assert packaged in names
+            assert archive.read(packaged) == schema.read_bytes()
     assert "pbntool/py.typed" in names
     assert "pbntool/pbn/__init__.py" in names
-    assert not any(name.startswith(("tests/", "fixtures/", "grammars/")) for name in names)
+    assert "pbntool/interchange/xmlread.py" in names
+    assert not any(
+        name.startswith(("tests/", "fixtures/", "grammars/", "schemas/")) for name in names
+    )
     assert "pbntool = pbntool.cli:main" in entry_points
 
 
@@ -168,6 +175,51 @@ def test_installed_package_parses_with_its_own_grammar(
     assert probe["boards"] == len(expected.boards) > 0
     assert probe["contracts"] == [str(board.contract) for board in expected.boards]
     assert probe["errors"] == [str(d) for d in expected.diagnostics if d.severity.label == "error"]
+
+
+SCHEMA_PROBE = """
+import io, json, pathlib, sys
+from importlib import resources
+from lxml import etree
+import pbntool
+from pbntool import pbn, schemas
+from pbntool.jsonio import dumps_line, iter_records as json_records
+from pbntool.xmlio import dumps, iter_records as xml_records
+
+path = pathlib.Path(sys.argv[1])
+package = pathlib.Path(pbntool.__file__).resolve().parent
+boards = pbn.parse(path.read_bytes(), path.name).boards
+xsd = etree.XMLSchema(etree.fromstring(schemas.schema_bytes(schemas.XML_SCHEMA)))
+document = dumps(boards).encode("utf-8")
+lines = "".join(dumps_line(board) + "\\n" for board in boards).encode("utf-8")
+packaged = resources.files("pbntool").joinpath("schemas")
+print(json.dumps({
+    "files": sorted(p.name for p in packaged.iterdir()),
+    "json_schema_id": schemas.json_schema()["$id"],
+    "checkout_fallback_exists": (package.parent / "schemas").exists(),
+    "xml_valid": xsd.validate(etree.fromstring(document)),
+    "xml_back": [r.board for r in xml_records(io.BytesIO(document), "x")] == list(boards),
+    "json_back": [r.board for r in json_records(io.BytesIO(lines), "j")] == list(boards),
+}))
+"""
+
+
+def test_installed_package_ships_its_schemas(
+    environment: Path, fixture_file: Path, tmp_path: Path
+) -> None:
+    python = environment / "bin" / "python"
+    done = run([str(python), "-I", "-c", SCHEMA_PROBE, str(fixture_file)], cwd=tmp_path)
+    assert succeeded(done), output(done)
+    probe = json.loads(done.stdout)
+    assert probe["files"] == sorted(path.name for path in (REPO / "schemas").glob("*"))
+    assert (
+        probe["json_schema_id"]
+        == json.loads((REPO / "schemas" / "board.schema.json").read_text(encoding="utf-8"))["$id"]
+    )
+    assert probe["checkout_fallback_exists"] is False
+    assert probe["xml_valid"] is True
+    assert probe["xml_back"] is True
+    assert probe["json_back"] is True
 
 
 def test_installed_console_script_validates(
