@@ -35,7 +35,7 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS
 
-from pbntool import pbn
+from pbntool import lin, pbn
 from pbntool.diagnostics import CATALOGUE, Diagnostic, Severity
 from pbntool.jsonio import dumps_line
 from pbntool.model import Board
@@ -329,4 +329,6 @@ def test_cli_convert_whole_corpus_to_json(tmp_path: Path) -> None:
             board = json.loads(line)
             assert isinstance(board, dict)
             count += 1
-    assert count == sum(expected_boards(relative) for relative in PBN_FILES)
+    # The directory holds LIN files too (their own tests are in test_lin_corpus.py).
+    lin_boards = sum(len(lin.parse(path.read_bytes()).boards) for path in CORPUS.rglob("*.lin"))
+    assert count == sum(expected_boards(relative) for relative in PBN_FILES) + lin_boards
