@@ -160,6 +160,7 @@ def test_seeds_read_cleanly() -> None:
         "nt|" + "x" * 500_000,
         "pn|" + "," * 100_000 + "|",
         "qx|o1|" * 20_000,
+        "qx|o0|ah|Board 0|md|,,,|mb|p|",
         "mb|" + "p" * 100_000 + "|",
         "pc|" + "SA" * 50_000 + "|",
         "https://x/handviewer.html?lin=" + "%7C" * 50_000,

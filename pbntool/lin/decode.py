@@ -577,7 +577,7 @@ def _segment_names(state: _Table, segment: Segment) -> list[str] | None:
 
 def _decode_deal(state: _Table, number: int | None) -> tuple[Deal | None, Seat | None]:
     if state.deal_value is None:
-        dealer = board_dealer(number) if number is not None else None
+        dealer = board_dealer(number) if number is not None and number > 0 else None
         return None, dealer
     value, offset = state.deal_value
     read = read_deal(value)
@@ -587,7 +587,7 @@ def _decode_deal(state: _Table, number: int | None) -> tuple[Deal | None, Seat |
         state.source.hands[seat] = offset + shift
     dealer = read.dealer
     if dealer is None:
-        if number is not None:
+        if number is not None and number > 0:
             dealer = board_dealer(number)
             named, source = dealer.letter, f"taken from board {number}"
         else:
@@ -600,7 +600,7 @@ def _decode_deal(state: _Table, number: int | None) -> tuple[Deal | None, Seat |
 
 def _decode_vulnerability(state: _Table, number: int | None) -> Vulnerability | None:
     if state.vulnerability is None or not state.vulnerability[0].strip():  # none, or sv||
-        if number is None:
+        if number is None or number < 1:  # no cycle to take it from
             return None
         derived = board_vulnerability(number)
         where = state.source.tags.get("Deal", state.source.start)
