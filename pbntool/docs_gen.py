@@ -132,6 +132,13 @@ FAMILIES: tuple[Family, ...] = (
         "The standard 16-board cycle of dealer and vulnerability, and the mandatory tag set.",
     ),
     Family(
+        "ARC",
+        "ARC: archives, trees and output paths",
+        "Reading archives and directory trees as untrusted input: corrupt archives, "
+        "decompression bombs, unsafe member names, links, nesting, and the output paths of "
+        "`convert -o DIR`.",
+    ),
+    Family(
         "INT",
         "INT: internal errors",
         "Failures of pbntool itself; the rest of the input is skipped and the bug should be "
