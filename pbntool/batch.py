@@ -63,7 +63,7 @@ class BatchOptions:
     max_errors: int | None = None
     fail_on: Severity = Severity.ERROR
     progress: bool | None = None
-    """True: always; None: when stderr is a terminal (and not ``quiet``); False: never."""
+    """True: always; None: when stderr is a terminal; False: never (and never when quiet)."""
     quiet: bool = False
     summary_json: bool = False
 
@@ -253,8 +253,8 @@ class _ProgressLike(Protocol):
 def _open_progress(options: BatchOptions) -> _ProgressLike | None:
     wanted = options.progress
     if wanted is None:
-        wanted = not options.quiet and sys.stderr.isatty()
-    if not wanted:
+        wanted = sys.stderr.isatty()
+    if not wanted or options.quiet:
         return None
     from pbntool.progress import ProgressBar
 

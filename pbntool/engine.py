@@ -13,12 +13,14 @@ import gc
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pbntool.tasks import Chunk, Task, render_chunks
 from pbntool.units import Planned, Work, WorkOutcome, read_work
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 __all__ = [
     "Engine",
@@ -133,6 +135,7 @@ class ProcessEngine:
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     # forkserver: workers do not inherit this process's threads (a progress bar) or memory.
     methods = multiprocessing.get_all_start_methods()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import importlib
 import importlib.util
 import io
 import os
@@ -110,16 +111,17 @@ def readable_suffixes() -> frozenset[str]:
     """``READABLE_SUFFIXES`` less those of formats whose reader is not installed yet."""
     from pbntool.formats import READERS, SUFFIXES
 
-    missing = {
-        form for form, target in READERS.items() if not _module_exists(target.partition(":")[0])
-    }
+    missing = {form for form, target in READERS.items() if not _reader_exists(target)}
     absent = {suffix for suffix, form in SUFFIXES.items() if form in missing}
     return READABLE_SUFFIXES - absent
 
 
-def _module_exists(name: str) -> bool:
+def _reader_exists(target: str) -> bool:
+    module, _, function = target.partition(":")
     try:
-        return importlib.util.find_spec(name) is not None
+        if importlib.util.find_spec(module) is None:
+            return False
+        return hasattr(importlib.import_module(module), function)
     except ImportError:
         return False
 
