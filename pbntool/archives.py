@@ -45,6 +45,7 @@ __all__ = [
     "Member",
     "iter_members",
     "sniff_archive",
+    "status",
     "strip_archive_suffix",
 ]
 
@@ -97,7 +98,11 @@ class Member:
     path: str
     """The member's path inside its archive (``/`` separated, safe)."""
     opener: Callable[[], BinaryIO] | None
+    status: Callable[[], Diagnostic | None] | None = None
+    """After the member was read: why its data ended early (limits, corruption), if it did."""
     problem: Diagnostic | None = None
+    whole: bool = False
+    """The one file a compressed (not archived) input holds, named like the input."""
 
 
 def sniff_archive(head: bytes) -> str | None:
@@ -162,73 +167,76 @@ class _Counting(io.RawIOBase):
 
 
 class _Bounded(io.RawIOBase):
-    """A decompressed stream that stops at the limits and turns failures into ArchiveError."""
+    """A decompressed stream that stops at the limits.
+
+    A limit reached or a failure of the archive ends the data cleanly (the reader finishes
+    what it has) and leaves ``failure`` set: whoever read the stream reports it afterwards.
+    """
 
     def __init__(
         self,
         stream: BinaryIO,
-        name: str,
         limits: Limits,
         compressed: Callable[[], int],
-        on_broken: Callable[[], None] | None = None,
+        outer: _Bounded | None = None,
     ) -> None:
         self._stream = stream
-        self._name = name
         self._limits = limits
         self._compressed = compressed
-        self._on_broken = on_broken
+        self._outer = outer
         self.produced = 0
-        self.failed = False
+        self.failure: Diagnostic | None = None
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        if self.failed:
+        if self.failure is not None:
             return 0
         try:
             data = self._stream.read(len(buffer))
-            self.produced += len(data)
-            self._check()
-        except ArchiveError:
-            self._broken()
-            raise
         except _CORRUPT as error:
-            self._broken()
-            raise ArchiveError(_corrupt(self._name, error, "the rest of this member")) from None
+            self._fail(_corrupt(error, "the rest of this member"))
+            return 0
         except (NotImplementedError, RuntimeError) as error:
-            self._broken()
-            raise ArchiveError(ARC005.at(name=self._name, reason=str(error))) from None
-        buffer[: len(data)] = data
-        return len(data)
+            self._fail(ARC005.at(reason=str(error)))
+            return 0
+        allowed = self._allowed(len(data))
+        self.produced += allowed
+        buffer[:allowed] = data[:allowed]
+        return allowed
 
-    def _broken(self) -> None:
-        self.failed = True
-        if self._on_broken is not None:
-            self._on_broken()
+    def _fail(self, diagnostic: Diagnostic) -> None:
+        outer = self._outer.failure if self._outer is not None else None
+        self.failure = outer or diagnostic
 
-    def _check(self) -> None:
+    def _allowed(self, size: int) -> int:
+        """How much of ``size`` new bytes may be delivered (sets ``failure`` past a limit)."""
         limits = self._limits
-        if self.produced > limits.max_member_bytes:
+        total = self.produced + size
+        if total > limits.max_member_bytes:
             reason = f"larger than the limit of {limits.max_member_bytes} bytes"
-            raise ArchiveError(ARC002.at(size=self.produced, reason=reason))
-        if self.produced > limits.ratio_floor:
+            self._fail(ARC002.at(size=limits.max_member_bytes, reason=reason))
+            return max(0, limits.max_member_bytes - self.produced)
+        if total > limits.ratio_floor:
             compressed = max(1, self._compressed())
-            if self.produced > limits.max_ratio * compressed:
+            if total > limits.max_ratio * compressed:
+                allowed = max(limits.ratio_floor, int(limits.max_ratio * compressed))
                 reason = (
-                    f"{self.produced // compressed}x its {compressed} compressed bytes, "
-                    f"over the ratio limit of {limits.max_ratio:g}"
+                    f"more than {limits.max_ratio:g}x its {compressed} compressed bytes "
+                    f"(the ratio limit of {limits.max_ratio:g})"
                 )
-                raise ArchiveError(ARC002.at(size=self.produced, reason=reason))
+                self._fail(ARC002.at(size=allowed, reason=reason))
+                return max(0, min(size, allowed - self.produced))
+        return size
 
 
-def _corrupt(name: str, error: BaseException, skipped: str) -> Diagnostic:
-    reason = str(error) or type(error).__name__
-    return ARC001.at(reason=f"{name}: {reason}", skipped=skipped)
+def _corrupt(error: BaseException, skipped: str) -> Diagnostic:
+    return ARC001.at(reason=str(error) or type(error).__name__, skipped=skipped)
 
 
 def _problem(name: str, path: str, diagnostic: Diagnostic) -> Member:
-    return Member(name, path, None, _placed(diagnostic, name))
+    return Member(name, path, None, problem=_placed(diagnostic, name))
 
 
 def _placed(diagnostic: Diagnostic, name: str) -> Diagnostic:
@@ -262,9 +270,9 @@ def iter_members(
         else:
             yield from _compressed_members(stream, name, kind, limits)
     except ArchiveError as error:
-        yield Member(name, "", None, _placed(error.diagnostic, name))
+        yield Member(name, "", None, problem=_placed(error.diagnostic, name))
     except (*_CORRUPT, OSError) as error:
-        yield _problem(name, "", _corrupt(name, error, "the rest of the archive"))
+        yield _problem(name, "", _corrupt(error, "the rest of the archive"))
 
 
 def _zip_members(stream: BinaryIO, name: str, limits: Limits) -> Iterator[Member]:
@@ -281,34 +289,41 @@ def _zip_members(stream: BinaryIO, name: str, limits: Limits) -> Iterator[Member
                 yield _problem(display, "", ARC003.at(name=repr(info.filename), reason=reason))
             elif stat.S_ISLNK(mode):
                 reason = "links in archives are never followed"
-                yield _problem(display, "", ARC004.at(kind="link", name=display, reason=reason))
+                yield _problem(display, "", ARC004.at(kind="link", reason=reason))
             elif info.flag_bits & 0x1:
                 reason = "encrypted (no password is ever asked for)"
-                yield _problem(display, "", ARC005.at(name=display, reason=reason))
+                yield _problem(display, "", ARC005.at(reason=reason))
             else:
-                opener = _zip_opener(archive, info, display, limits)
-                yield Member(display, _clean(info.filename), opener)
+                opener, state = _zip_opener(archive, info, limits)
+                yield Member(display, _clean(info.filename), opener, state)
 
 
 def _zip_opener(
-    archive: zipfile.ZipFile, info: zipfile.ZipInfo, display: str, limits: Limits
-) -> Callable[[], BinaryIO]:
+    archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits
+) -> tuple[Callable[[], BinaryIO], Callable[[], Diagnostic | None]]:
+    opened: list[_Bounded] = []
+
     def opener() -> BinaryIO:
         try:
             raw = archive.open(info)
         except (NotImplementedError, RuntimeError, zipfile.BadZipFile) as error:
-            raise ArchiveError(ARC005.at(name=display, reason=str(error))) from None
+            raise ArchiveError(ARC005.at(reason=str(error))) from None
         compressed = info.compress_size
-        bounded = _Bounded(cast(BinaryIO, raw), display, limits, lambda: compressed)
+        bounded = _Bounded(cast(BinaryIO, raw), limits, lambda: compressed)
+        opened.append(bounded)
         return cast(BinaryIO, io.BufferedReader(bounded, buffer_size=1 << 20))
 
-    return opener
+    def state() -> Diagnostic | None:
+        return opened[-1].failure if opened else None
+
+    return opener, state
 
 
 def _tar_members(
     stream: BinaryIO, name: str, limits: Limits, outer: _Bounded | None
 ) -> Iterator[Member]:
-    broken: list[bool] = []
+    """Regular members of a tar read forwards; links, special files and unsafe names are
+    reported; the walk ends when a member's data (or the stream under it) failed."""
     with tarfile.open(fileobj=stream, mode="r|") as archive:
         for info in archive:
             display = f"{name}!{info.name}"
@@ -319,38 +334,36 @@ def _tar_members(
                 yield _problem(display, "", ARC003.at(name=repr(info.name), reason=reason))
             elif info.issym() or info.islnk():
                 reason = f"links in archives are never followed (to {info.linkname!r})"
-                yield _problem(display, "", ARC004.at(kind="link", name=display, reason=reason))
+                yield _problem(display, "", ARC004.at(kind="link", reason=reason))
             elif not info.isfile():
                 reason = "only regular files are read"
-                found = ARC004.at(kind="special file", name=display, reason=reason)
-                yield _problem(display, "", found)
+                yield _problem(display, "", ARC004.at(kind="special file", reason=reason))
             elif info.size > limits.max_member_bytes:
                 reason = f"declared larger than the limit of {limits.max_member_bytes} bytes"
                 yield _problem(display, "", ARC002.at(size=info.size, reason=reason))
             else:
-                opener = _tar_opener(archive, info, display, broken)
-                yield Member(display, _clean(info.name), opener)
-            if broken or (outer is not None and outer.failed):
+                extracted = archive.extractfile(info)
+                assert extracted is not None  # regular files always extract
+                bounded = _Bounded(cast(BinaryIO, extracted), limits, _given_size(info.size), outer)
+                reader = cast(BinaryIO, io.BufferedReader(bounded, buffer_size=1 << 20))
+                yield Member(display, _clean(info.name), _given(reader), status(bounded))
+                if bounded.failure is not None:
+                    return  # a tar cannot be read past a member whose data failed
+            if outer is not None and outer.failure is not None:
                 return
 
 
-def _tar_opener(
-    archive: tarfile.TarFile, info: tarfile.TarInfo, display: str, broken: list[bool]
-) -> Callable[[], BinaryIO]:
-    def opener() -> BinaryIO:
-        extracted = archive.extractfile(info)
-        if extracted is None:  # pragma: no cover - regular files always extract
-            raise ArchiveError(ARC005.at(name=display, reason="no data"))
-        guarded = _Bounded(
-            cast(BinaryIO, extracted),
-            display,
-            Limits(max_member_bytes=info.size + 1, max_ratio=float("inf")),
-            lambda: info.size,
-            lambda: broken.append(True),
-        )
-        return io.BufferedReader(guarded, buffer_size=1 << 20)
+def _given_size(size: int) -> Callable[[], int]:
+    return lambda: size
 
-    return opener
+
+def _given(stream: BinaryIO) -> Callable[[], BinaryIO]:
+    return lambda: stream
+
+
+def status(bounded: _Bounded) -> Callable[[], Diagnostic | None]:
+    """What went wrong while the stream was read (None when nothing did)."""
+    return lambda: bounded.failure
 
 
 def _decompressor(kind: str, raw: BinaryIO) -> BinaryIO:
@@ -366,7 +379,7 @@ def _compressed_members(stream: BinaryIO, name: str, kind: str, limits: Limits) 
     """A gzip/bzip2/xz stream: a compressed tar, or one compressed file named like the input."""
     counting = _Counting(stream)
     decompressed = _decompressor(kind, cast(BinaryIO, io.BufferedReader(counting)))
-    bounded = _Bounded(decompressed, name, limits, lambda: counting.count)
+    bounded = _Bounded(decompressed, limits, lambda: counting.count)
     buffered = io.BufferedReader(bounded, buffer_size=1 << 20)
     head = buffered.peek(SNIFF)[:SNIFF]
     reader = cast(BinaryIO, buffered)
@@ -374,4 +387,4 @@ def _compressed_members(stream: BinaryIO, name: str, kind: str, limits: Limits) 
         yield from _tar_members(reader, name, limits, bounded)
         return
     inner = strip_archive_suffix(PurePosixPath(name.replace("!", "/")).name)
-    yield Member(name, inner, lambda: reader)
+    yield Member(name, inner, _given(reader), status(bounded), whole=True)

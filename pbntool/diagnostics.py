@@ -665,14 +665,14 @@ ARC003 = _code(
 ARC004 = _code(
     "ARC004",
     WARNING,
-    "{kind} {name} not followed: {reason}",
+    "{kind} not followed: {reason}",
     "A link (in an archive, or a symbolic link leading out of a directory tree) or a special "
     "file is not read; `--follow-symlinks` follows symbolic links out of a tree.",
 )
 ARC005 = _code(
     "ARC005",
     ERROR,
-    "cannot read member {name}: {reason}",
+    "cannot read member: {reason}",
     "An archive member that is encrypted, uses an unsupported compression method or fails "
     "its checksum.",
 )

@@ -161,6 +161,9 @@ def read_input(source: Input, form: Format | None = None) -> Iterator[Record]:
             yield _failure(source.name, SRC007.at(), line=1)
             return
         yield from reader_for(form)(readable, source.name)
+        stopped = source.failure()
+        if stopped is not None:
+            yield Record(None, (stopped,), source.name, 0)
     except OSError as error:
         yield _failure(source.name, read_failure(error))
     except Exception as error:  # a bug of ours must cost one file, not the batch

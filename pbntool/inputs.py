@@ -31,6 +31,7 @@ from pbntool.archives import (
     COMPRESSED_SUFFIXES,
     SNIFF,
     Limits,
+    Member,
     iter_members,
     sniff_archive,
     strip_archive_suffix,
@@ -71,6 +72,13 @@ class Input:
     """Where ``convert -o DIR`` writes its output, relative to DIR (``/`` separated)."""
     size: int | None = None
     """Bytes on disk, when known (for progress)."""
+    status: Callable[[], Diagnostic | None] | None = field(default=None, compare=False, repr=False)
+    """After reading: why the data ended early (an archive's limit or corruption), if it did."""
+
+    def failure(self) -> Diagnostic | None:
+        """The finding to report after reading, placed at this input (None: all was read)."""
+        found = self.status() if self.status is not None else None
+        return None if found is None else _placed(found, self.name)
 
     def open(self) -> BinaryIO:
         """The byte stream (stdin for ``-``)."""
@@ -216,7 +224,6 @@ def _archive(
     size: int | None = None,
 ) -> Iterator[Input]:
     base = strip_archive_suffix(relative)
-    single = kind not in ("zip", "tar")
     first = True
     for member in iter_members(stream, name, kind, selection.limits, depth):
         member_size, size = (size if first else None), None
@@ -225,23 +232,20 @@ def _archive(
             yield Input(member.name, None, member.problem, relative=None, size=member_size)
             continue
         assert member.opener is not None
-        inner = base if single else f"{base}/{member.path}"
-        if not single and not selection.wants(member.path):
+        inner = base if member.whole else f"{base}/{member.path}"
+        if not member.whole and not selection.wants(member.path):
             continue
-        yield from _member(member.name, inner, member.opener, selection, depth, member_size)
+        yield from _member(member, inner, selection, depth, member_size)
 
 
 def _member(
-    name: str,
-    relative: str,
-    opener: Callable[[], BinaryIO],
-    selection: Selection,
-    depth: int,
-    size: int | None,
+    member: Member, relative: str, selection: Selection, depth: int, size: int | None
 ) -> Iterator[Input]:
     """A member, or the members of the archive it holds."""
+    name = member.name
+    assert member.opener is not None
     try:
-        stream = opener()
+        stream = member.opener()
         head = _peek(stream)
     except OSError as error:
         diagnostic = getattr(error, "diagnostic", None)
@@ -251,9 +255,14 @@ def _member(
     again = replay(head, stream)
     kind = sniff_archive(head)
     if kind is None:
-        yield Input(name, None, opener=lambda: again, relative=relative, size=size)
+        yield Input(
+            name, None, opener=lambda: again, relative=relative, size=size, status=member.status
+        )
         return
     yield from _archive(again, name, relative, kind, selection, depth + 1, size)
+    failure = member.status() if member.status is not None else None
+    if failure is not None:
+        yield Input(name, None, _placed(failure, name))
 
 
 def _peek(stream: BinaryIO) -> bytes:
@@ -344,9 +353,12 @@ def _entry(
         mode = os.stat(path).st_mode  # follows links
     except OSError as error:
         if _is_link(entry):
-            yield _link(path, "it points at nothing")
+            if selection.wants(relative):
+                yield _link(path, "it points at nothing")
         else:
             yield _unreadable(str(path), error.strerror or str(error))
+        return
+    if is_link and not stat.S_ISDIR(mode) and not selection.wants(relative):
         return
     if is_link and not selection.follow_symlinks:
         target = os.path.realpath(path)

@@ -54,4 +54,8 @@ class ProgressBar:
         )
 
     def stop(self) -> None:
+        """End the bar (full when the batch read everything it was told of)."""
+        task = self._progress.tasks[0]
+        if task.total is not None and task.completed < task.total:
+            self._progress.update(self._task, completed=task.total)
         self._progress.stop()

@@ -327,6 +327,9 @@ def plan_input(source: Input, form: Format | None, local: bool) -> Iterator[Plan
         return
     try:
         yield from _plan_stream(source, stream, form, local)
+        stopped = source.failure()
+        if stopped is not None:
+            yield _done(name, Record(None, (stopped,), name, 0))
     finally:
         if source.path is not None or source.opener is not None:
             stream.close()
