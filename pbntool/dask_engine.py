@@ -9,6 +9,7 @@ only ``pip install pbntool``).  Install with ``pip install 'pbntool[dask]'``.
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import Any
 
 from pbntool.engine import Pending, run_work
@@ -37,13 +38,16 @@ class DaskEngine:
         if scheduler:
             self._client: Any = distributed.Client(scheduler, set_as_default=False)
         else:
-            self._cluster = distributed.LocalCluster(
-                n_workers=max(1, jobs),
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=40,
-            )
+            with warnings.catch_warnings():  # "port 8787 in use": no dashboard is wanted here
+                warnings.simplefilter("ignore")
+                self._cluster = distributed.LocalCluster(
+                    n_workers=max(1, jobs),
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    worker_dashboard_address=None,
+                    silence_logs=40,
+                )
             self._client = distributed.Client(self._cluster, set_as_default=False)
         workers = self._client.scheduler_info().get("workers", {})
         threads = sum(int(info.get("nthreads", 1)) for info in workers.values()) or max(1, jobs)
