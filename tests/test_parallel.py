@@ -299,3 +299,46 @@ def test_one_big_file_is_split_and_uses_every_worker(tmp_path: Path) -> None:
 
 def _lines(records: Iterator[Record]) -> list[str]:
     return [repr(record.diagnostics) for record in records]
+
+
+# --- JSON Lines: cut between lines, positions moved to the slice's place -------------------------
+
+
+def stub_json_reader(stream: io.BufferedIOBase, name: str) -> Iterator[Record]:
+    """A line-oriented reader for the splitter's test (the real one lives in jsonio)."""
+    import json as json_module
+
+    from pbntool.diagnostics import SRC007
+    from pbntool.model import Board
+
+    for number, raw in enumerate(stream, start=1):
+        if not raw.strip():
+            continue
+        try:
+            value = json_module.loads(raw)
+        except ValueError:
+            d = SRC007.at()
+            found = (d.__class__(d.code, d.severity, d.message, name, number, 1),)
+            yield Record(None, found, name, number)
+            continue
+        yield Record(Board(number=int(value["board"])), (), name, number)
+
+
+def test_json_lines_are_cut_between_objects(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbntool.formats import READERS, Format
+
+    monkeypatch.setitem(READERS, Format.JSON, f"{__name__}:stub_json_reader")
+    lines = [json_line(index) for index in range(1, 400)]
+    lines[57] = "{not json"
+    lines[311] = "  "
+    data = ("\n".join(lines) + "\n").encode()
+    render = ReprTask().renderer()
+    whole = "".join(render(r).out for r in stub_json_reader(io.BytesIO(data), "x.jsonl"))  # type: ignore[arg-type]
+    got, plans = planned_output(data, 500, DeferredEngine(3), "x.jsonl")
+    assert len(plans) > 10
+    assert got == whole
+    assert "line=58" in got
+
+
+def json_line(index: int) -> str:
+    return f'{{"board": {index}, "deal": null}}'
