@@ -19,9 +19,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pbntool import pbn, rules, scoring
+from pbntool.archives import Limits
+from pbntool.batch import Batch, BatchOptions
 from pbntool.diagnostics import CATALOGUE, Code, Diagnostic, DiagnosticError, Severity
 from pbntool.formats import read_input
-from pbntool.inputs import Input
+from pbntool.inputs import Input, Selection, iter_inputs
 from pbntool.model import (
     Action,
     Annotation,
@@ -62,6 +64,8 @@ __all__ = [
     "Action",
     "Annotation",
     "Auction",
+    "Batch",
+    "BatchOptions",
     "Bid",
     "Board",
     "Call",
@@ -75,6 +79,8 @@ __all__ = [
     "DiagnosticError",
     "Doubling",
     "Hand",
+    "Input",
+    "Limits",
     "Note",
     "ParseResult",
     "Play",
@@ -84,6 +90,7 @@ __all__ = [
     "Score",
     "Seat",
     "SectionEnd",
+    "Selection",
     "Severity",
     "Side",
     "Slot",
@@ -95,6 +102,7 @@ __all__ = [
     "Token",
     "Vulnerability",
     "__version__",
+    "iter_inputs",
     "pbn",
     "read",
     "rules",
