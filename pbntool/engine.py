@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import gc
 import os
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from pbntool.tasks import Chunk, Task, render_chunks
-from pbntool.units import Planned, Work, WorkOutcome, read_work
+from pbntool.diagnostics import INT001
+from pbntool.tasks import Chunk, OutputFormat, Task, finding, format_diagnostic, render_chunks
+from pbntool.units import Planned, Work, WorkOutcome, failure_record, read_work
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -124,7 +126,12 @@ class ProcessEngine:
                 self._budget -= work.weight
                 return _Ready(run_work(task, work))
             self._pool = _pool(self.jobs)
-        future: Future[UnitResult] = self._pool.submit(run_work, task, work)
+        try:
+            future: Future[UnitResult] = self._pool.submit(run_work, task, work)
+        except RuntimeError:  # BrokenProcessPool: a worker died; start new ones
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = _pool(self.jobs)
+            future = self._pool.submit(run_work, task, work)
         return future
 
     def close(self, cancel: bool = False) -> None:
@@ -166,7 +173,11 @@ def run_ordered(
 
     def settle() -> tuple[Planned, UnitResult]:
         plan, waiting = pending.popleft()
-        return plan, _checked(plan, waiting.result(), lambda work: engine.submit(task, work))
+        try:
+            result = waiting.result()
+        except Exception as error:  # a worker died or a task failed: this unit, not the batch
+            result = _recovered(task, plan, error)
+        return plan, _checked(plan, result, lambda work: _Ready(_recovered(task, plan, None, work)))
 
     for plan in planned:
         if plan.barrier:
@@ -177,6 +188,28 @@ def run_ordered(
             yield settle()
     while pending:
         yield settle()
+
+
+def _recovered(
+    task: Task, plan: Planned, error: Exception | None, work: Work | None = None
+) -> UnitResult:
+    """Run a unit in this process (its worker failed); INT001 if it fails here too."""
+    chosen = work or plan.work
+    assert chosen is not None
+    try:
+        return run_work(task, chosen)
+    except Exception as failure:
+        detail = traceback.format_exception_only(failure)[-1].strip()
+        if error is not None:
+            detail += f" (in a worker: {traceback.format_exception_only(error)[-1].strip()})"
+        diagnostic = INT001.at(skipped="a part of this input", error=detail)
+        record = failure_record(chosen.name, diagnostic)
+        try:
+            return UnitResult(render_chunks(task, [record]))
+        except Exception:  # the task cannot even render it: say it on stderr
+            placed = record.diagnostics[0]
+            line = format_diagnostic(placed, OutputFormat.text)
+            return UnitResult([Chunk("", line, 1, 0, (finding(placed),), None)])
 
 
 def _checked(plan: Planned, result: UnitResult, submit: Callable[[Work], Pending]) -> UnitResult:
