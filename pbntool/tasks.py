@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple, Protocol, TextIO
+from typing import NamedTuple, Protocol
 
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
@@ -270,13 +270,3 @@ def _take(buffer: io.StringIO) -> str:
     buffer.seek(0)
     buffer.truncate()
     return text
-
-
-def iter_text_lines(chunks: Iterable[Chunk], stream: TextIO) -> Iterator[Chunk]:
-    """Write each chunk's stdout text as it passes (helper for simple commands)."""
-    for chunk in chunks:
-        stream.write(chunk.out)
-        yield chunk
-
-
-RendererFactory = Callable[[], Renderer]

@@ -471,3 +471,33 @@ def test_progress_bar_only_when_asked_or_on_a_terminal(
     _, out, err = run("validate", "x.pbn", *flags, cwd=tmp_path)
     assert ("30 boards, " in err and "/s" in err) == shown
     assert out == ""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal: Linux")
+def test_progress_bar_is_on_by_default_on_a_terminal(tmp_path: Path) -> None:
+    import pty
+
+    (tmp_path / "x.pbn").write_bytes(games(18, 30))
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [*MODULE, "validate", "x.pbn"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+    )
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the other side closed
+            break
+        if not data:
+            break
+        seen += data
+    os.close(master)
+    assert process.wait(timeout=120) == 0
+    text = seen.decode(errors="replace")
+    assert "30 boards, " in text and "/s" in text  # the bar
+    assert "pbntool: 1 input, 30 boards" in text  # and the summary after it
