@@ -14,6 +14,7 @@ next member is asked for (a compressed tar can only be read forwards).
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import io
 import lzma
@@ -189,6 +190,13 @@ class _Bounded(io.RawIOBase):
 
     def readable(self) -> bool:
         return True
+
+    def close(self) -> None:
+        if not self.closed:
+            # Closing a broken member must not hide what was read from it.
+            with contextlib.suppress(Exception):
+                self._stream.close()
+        super().close()
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         if self.failure is not None:

@@ -27,7 +27,7 @@ from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.engine import available_cores, open_engine, run_ordered
 from pbntool.formats import Format
 from pbntool.inputs import Input, Selection, iter_inputs, read_path_list
-from pbntool.tasks import Chunk, Task, finding
+from pbntool.tasks import OUTPUT_CODES, Chunk, Task, finding
 from pbntool.units import Planned, plan_input
 
 __all__ = [
@@ -97,6 +97,8 @@ class Tally:
     by_severity: Counter[int] = field(default_factory=Counter)
     by_code: Counter[tuple[str, int]] = field(default_factory=Counter)
     unreadable: int = 0
+    unwritten: int = 0
+    """Outputs refused (ARC007)."""
     stopped: bool = False
     started: float = field(default_factory=time.perf_counter)
 
@@ -106,14 +108,16 @@ class Tally:
         for code, severity, unread in chunk.findings:
             self.by_severity[severity] += 1
             self.by_code[code, severity] += 1
-            if unread:
+            if unread and code in OUTPUT_CODES:
+                self.unwritten += 1
+            elif unread:
                 self.unreadable += 1
 
     def count(self, severity: Severity) -> int:
         return self.by_severity[int(severity)]
 
     def exit_code(self, fail_on: Severity) -> int:
-        if self.unreadable:
+        if self.unreadable or self.unwritten:
             return EXIT_UNREADABLE
         failing = sum(n for severity, n in self.by_severity.items() if severity >= fail_on)
         return EXIT_FINDINGS if failing or self.stopped else EXIT_OK
@@ -128,6 +132,8 @@ class Tally:
             for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO)
         )
         unreadable = f", {self.unreadable} unreadable" if self.unreadable else ""
+        if self.unwritten:
+            unreadable += f", {self.unwritten} not written"
         lines = [
             f"pbntool: {_plural(self.inputs, 'input')}, {_plural(self.boards, 'board')}: "
             f"{counts}{unreadable} in {self.seconds:.2f} s"
@@ -159,6 +165,7 @@ class Tally:
                 "warnings": self.count(Severity.WARNING),
                 "info": self.count(Severity.INFO),
                 "unreadable": self.unreadable,
+                "not_written": self.unwritten,
                 "by_code": by_code,
                 "stopped": self.stopped,
                 "seconds": round(self.seconds, 3),
@@ -222,7 +229,7 @@ class Batch:
         options = self.options
         yield from iter_inputs(options.paths, options.selection)
         if options.files_from is not None:
-            yield from iter_inputs(_listed(options.files_from), options.selection)
+            yield from iter_inputs(listed_paths(options.files_from), options.selection)
 
     def finish(self, stream: TextIO | None = None) -> int:
         """Print the summary (unless quiet) and return the exit code."""
@@ -236,7 +243,7 @@ class Batch:
         return self.tally.exit_code(options.fail_on)
 
 
-def _listed(files_from: str) -> Iterator[str]:
+def listed_paths(files_from: str) -> Iterator[str]:
     if files_from == "-":
         yield from read_path_list(sys.stdin)
         return

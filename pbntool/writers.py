@@ -74,7 +74,10 @@ def open_writer(form: Format, stream: TextIO) -> BoardWriter:
 def writes_fragments(form: Format) -> bool:
     """Whether the writer of ``form`` can render parts of one output apart (see
     ``FragmentWriter``); formats whose writer cannot are converted in one process."""
-    return isinstance(open_writer(form, io.StringIO()), FragmentWriter)
+    try:
+        return isinstance(open_writer(form, io.StringIO()), FragmentWriter)
+    except (ImportError, AttributeError):
+        return False  # no writer at all: the one-process path reports it
 
 
 def open_fragment_writer(form: Format, stream: TextIO) -> FragmentWriter:

@@ -11,6 +11,9 @@ import io
 import multiprocessing
 import os
 from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
 
 from pbntool.engine import InlineEngine, ProcessEngine, UnitResult, run_ordered
 from pbntool.generate import random_boards
@@ -97,3 +100,38 @@ def test_inline_engine_is_the_reference() -> None:
     results = list(run_ordered(plan_input(_source(7), None, True), DiesInWorkers(), InlineEngine()))
     text = "".join(chunk.out for _, result in results for chunk in result.chunks)
     assert text == "".join(f"{number}\n" for number in range(1, 8))
+
+
+class PlainWriter:
+    """A writer that numbers its boards: not a FragmentWriter (no begin/resume)."""
+
+    def __init__(self, stream: io.StringIO) -> None:
+        self.stream = stream
+        self.count = 0
+
+    def write(self, board: object, file: str | None = None) -> list[object]:
+        self.count += 1
+        self.stream.write(f"<{self.count}:{getattr(board, 'number', None)}>")
+        return []
+
+    def close(self) -> None:
+        self.stream.write("END\n")
+
+
+def test_a_writer_without_fragments_converts_in_one_process(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from pbntool.cli import app
+    from pbntool.formats import Format
+    from pbntool.writers import WRITERS
+
+    monkeypatch.setitem(WRITERS, Format.XML, f"{__name__}:PlainWriter")
+    path = Path(str(tmp_path)) / "x.pbn"
+    path.write_text(dumps(list(random_boards(52, 4))), encoding="utf-8", newline="")
+    result = CliRunner().invoke(app, ["convert", str(path), "--to", "xml", "-j", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "<1:1><2:2><3:3><4:4>END\n"
+    result = CliRunner().invoke(app, ["convert", str(path), "--to", "xml", "-o", f"{tmp_path}/"])
+    assert result.exit_code == 2 and "not available" in result.stderr

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
+import io
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -10,12 +10,14 @@ from typing import Annotated, TextIO
 
 import typer
 
-from pbntool.batch import Batch, BatchOptions, UsageError
-from pbntool.cli.common import app, batch_command, pipe_safe
+from pbntool.batch import Batch, BatchOptions, UsageError, listed_paths
+from pbntool.cli.common import Report, app, batch_command, iter_records, pipe_safe
+from pbntool.diagnostics import Severity
 from pbntool.formats import Format
 from pbntool.outputs import Destination, DirectoryDestination, FileDestination, StreamDestination
+from pbntool.records import validate_record
 from pbntool.tasks import ConvertTask, OutputFormat, format_diagnostic
-from pbntool.writers import writes_fragments
+from pbntool.writers import open_writer, writes_fragments
 
 __all__ = ["convert"]
 
@@ -49,11 +51,15 @@ def convert(
     """
     if split is not None and (split < 1 or not output):
         raise UsageError("--split needs -o FILE or -o DIR and at least 1 board per file")
+    try:
+        open_writer(to, io.StringIO())
+    except (ImportError, AttributeError):
+        raise UsageError(f"this pbntool cannot write {to} yet") from None
     if not writes_fragments(to):
-        # This format's writer cannot render parts of an output apart: one process.
+        # This format's writer cannot render parts of an output apart: one process, one writer.
         if split is not None or (output and _is_directory(output)):
             raise UsageError(f"-o DIR and --split are not available for --to {to} yet")
-        inputs = dataclasses.replace(inputs, jobs=1, engine="local")
+        raise typer.Exit(_convert_in_one_process(inputs, to, output, check))
     task = ConvertTask(to, check=check, quiet=inputs.quiet, marks=split is not None)
     batch = Batch(inputs, task)
     with ExitStack() as stack:
@@ -86,3 +92,33 @@ def _destination(
     file = open(output, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed by the stack
     stream: TextIO = stack.enter_context(file)
     return StreamDestination(stream, to)
+
+
+def _convert_in_one_process(
+    inputs: BatchOptions, to: Format, output: str | None, check: bool
+) -> int:
+    """Every record through one writer in this process (writers that are no FragmentWriter)."""
+    report = Report(inputs.fail_on)
+    paths = [*inputs.paths, *([] if inputs.files_from is None else listed_paths(inputs.files_from))]
+    with ExitStack() as stack:
+        stream: TextIO = sys.stdout
+        if output:
+            file = open(output, "w", encoding="utf-8", newline="")  # noqa: SIM115 - the stack
+            stream = stack.enter_context(file)
+        writer = open_writer(to, stream)
+        for record in iter_records(paths, report, inputs.form):
+            found = list(validate_record(record) if check else record.diagnostics)
+            if record.board is not None:
+                found.extend(
+                    record.locate(loss) for loss in writer.write(record.board, record.file)
+                )
+            report.count(record, found)
+            if not inputs.quiet:
+                for diagnostic in found:
+                    if diagnostic.severity >= Severity.WARNING:
+                        sys.stderr.write(format_diagnostic(diagnostic, OutputFormat.text))
+        writer.close()
+        stream.flush()
+    if not inputs.quiet:
+        typer.echo(report.summary(), err=True)
+    return report.exit_code
