@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,6 +39,9 @@ from pathlib import Path
 from bench_pbn import DATA_DIR, DEFAULT_SEED, bench_boards, source_state, versions, write_large
 
 from pbntool.formats import Format
+
+BOARD_BYTES = 555
+"""About the size of one generated board in export format."""
 
 ENDPLAY_PBN = """\
 import sys
@@ -353,7 +357,11 @@ def _million(args: argparse.Namespace, results: dict[str, object], created: list
     path = DATA_DIR / f"scale-million-{args.million}-{args.seed}.pbn"
     if not path.exists():
         print(f"\ngenerating about {args.million:,} boards (50,000 distinct, repeated) ...")
-        megabytes = args.million * 0.555  # about 555 bytes a board in export format
+        megabytes = args.million * BOARD_BYTES / 1_000_000
+        free = shutil.disk_usage(DATA_DIR).free / 1_000_000
+        if megabytes * 2 > free:
+            print(f"  not enough disk: {megabytes:.0f} MB needed twice over, {free:.0f} MB free")
+            return 1
         boards, _ = write_large(path, args.seed, megabytes)
     else:
         print(f"\nreusing {path.name}")
