@@ -137,7 +137,7 @@ def pbn_files(draw: st.DrawFn) -> bytes:
 
 
 @settings(
-    max_examples=60,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -282,9 +282,10 @@ COMMANDS = [
 @pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda args: "-".join(args[:3]))
 def test_output_is_identical_for_every_job_count(inputs: Path, command: list[str]) -> None:
-    runs = {jobs: _run([*command, ".", "-j", str(jobs)], inputs) for jobs in (1, 2, 3)}
-    assert runs[1][1], "the command printed nothing"
-    assert runs[1] == runs[2] == runs[3]
+    counts = (1, 2, 3) if command == COMMANDS[0] else (1, 2)
+    runs = [_run([*command, ".", "-j", str(jobs)], inputs) for jobs in counts]
+    assert runs[0][1], "the command printed nothing"
+    assert all(run == runs[0] for run in runs)
 
 
 @pytest.mark.slow
