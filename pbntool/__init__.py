@@ -22,9 +22,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pbntool import lin, pbn, rules, scoring
+from pbntool.archives import Limits
+from pbntool.batch import Batch, BatchOptions
 from pbntool.diagnostics import CATALOGUE, Code, Diagnostic, DiagnosticError, Severity
 from pbntool.formats import read_input
-from pbntool.inputs import Input
+from pbntool.inputs import Input, Selection, iter_inputs
 from pbntool.model import (
     Action,
     Annotation,
@@ -65,6 +67,8 @@ __all__ = [
     "Action",
     "Annotation",
     "Auction",
+    "Batch",
+    "BatchOptions",
     "Bid",
     "Board",
     "Call",
@@ -78,6 +82,8 @@ __all__ = [
     "DiagnosticError",
     "Doubling",
     "Hand",
+    "Input",
+    "Limits",
     "Note",
     "ParseResult",
     "Play",
@@ -87,6 +93,7 @@ __all__ = [
     "Score",
     "Seat",
     "SectionEnd",
+    "Selection",
     "Severity",
     "Side",
     "Slot",
@@ -98,6 +105,7 @@ __all__ = [
     "Token",
     "Vulnerability",
     "__version__",
+    "iter_inputs",
     "jsonio",
     "lin",
     "pbn",

@@ -1005,6 +1005,55 @@ XML012 = _code(
     "Character data where the vocabulary has only elements.",
 )
 
+# --- ARC: archives, directory trees and output paths (inputs at scale) ---------------------
+ARC001 = _code(
+    "ARC001",
+    ERROR,
+    "cannot read archive: {reason}; {skipped} was skipped",
+    "A zip, tar, gzip, bzip2 or xz input is corrupt or truncated; what could be read was read.",
+)
+ARC002 = _code(
+    "ARC002",
+    ERROR,
+    "decompression stopped after {size} bytes: {reason}; the rest of this member was skipped",
+    "A compressed member expands past the size limit (`--max-member-size`) or the ratio "
+    "limit (`--max-ratio`): a decompression bomb, or a limit to raise.",
+)
+ARC003 = _code(
+    "ARC003",
+    ERROR,
+    "unsafe member name {name}: {reason}; the member was not read",
+    "An archive member named with an absolute path, a `..` component or control characters; "
+    "it is skipped, so nothing can be written outside the output directory.",
+)
+ARC004 = _code(
+    "ARC004",
+    WARNING,
+    "{kind} not followed: {reason}",
+    "A link (in an archive, or a symbolic link leading out of a directory tree) or a special "
+    "file is not read; `--follow-symlinks` follows symbolic links out of a tree.",
+)
+ARC005 = _code(
+    "ARC005",
+    ERROR,
+    "cannot read member: {reason}",
+    "An archive member that is encrypted, uses an unsupported compression method or fails "
+    "its checksum.",
+)
+ARC006 = _code(
+    "ARC006",
+    ERROR,
+    "archive nested more than {depth} levels deep: not read",
+    "An archive inside an archive inside an archive …: nesting is bounded.",
+)
+ARC007 = _code(
+    "ARC007",
+    ERROR,
+    "output {target} not written: {reason}",
+    "`convert -o DIR` refused an output path: it would leave the directory, overwrite an "
+    "input, or was already written for another input.",
+)
+
 # --- INT: our own failures ----------------------------------------------------------------
 INT001 = _code(
     "INT001",

@@ -165,6 +165,13 @@ FAMILIES: tuple[Family, ...] = (
         "values of no known meaning, and boards too large to read safely.",
     ),
     Family(
+        "ARC",
+        "ARC: archives, trees and output paths",
+        "Reading archives and directory trees as untrusted input: corrupt archives, "
+        "decompression bombs, unsafe member names, links, nesting, and the output paths of "
+        "`convert -o DIR`.",
+    ),
+    Family(
         "INT",
         "INT: internal errors",
         "Failures of pbntool itself; the rest of the input is skipped and the bug should be "

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import codecs
 import importlib
-import io
 import re
 import traceback
 from collections.abc import Callable, Iterator
@@ -17,7 +16,7 @@ from enum import StrEnum
 from typing import BinaryIO
 
 from pbntool.diagnostics import INT001, SRC003, SRC007, Diagnostic
-from pbntool.inputs import Input
+from pbntool.inputs import Input, replay
 from pbntool.records import Record
 
 __all__ = [
@@ -27,6 +26,7 @@ __all__ = [
     "RecordReader",
     "detect_format",
     "open_detected",
+    "read_failure",
     "read_input",
 ]
 
@@ -129,32 +129,10 @@ def _detect_text(text: str) -> Format | None:
     return None
 
 
-class _Prefixed(io.RawIOBase):
-    """A raw stream that replays bytes already read before reading on."""
-
-    def __init__(self, head: bytes, rest: BinaryIO) -> None:
-        self._head = head
-        self._rest = rest
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        if self._head:
-            count = min(len(buffer), len(self._head))
-            buffer[:count] = self._head[:count]
-            self._head = self._head[count:]
-            return count
-        data = self._rest.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-
 def open_detected(stream: BinaryIO, name: str) -> tuple[Format | None, BinaryIO]:
     """Detect the format of ``stream``; returns it with a stream that still starts at byte 0."""
     head = stream.read(SNIFF_BYTES)
-    replay = io.BufferedReader(_Prefixed(head, stream), buffer_size=1 << 20)
-    return detect_format(head, name), replay
+    return detect_format(head, name), replay(head, stream)
 
 
 def reader_for(form: Format) -> RecordReader:
@@ -175,23 +153,35 @@ def read_input(source: Input, form: Format | None = None) -> Iterator[Record]:
     try:
         stream = source.open()
     except OSError as error:
-        yield _failure(source.name, SRC003.at(reason=error.strerror or str(error)))
+        yield _failure(source.name, read_failure(error))
         return
     try:
-        detected, replay = open_detected(stream, source.name)
+        detected, readable = open_detected(stream, source.name)
         form = form or detected
         if form is None:
             yield _failure(source.name, SRC007.at(), line=1)
             return
-        yield from reader_for(form)(replay, source.name)
+        yield from reader_for(form)(readable, source.name)
+        stopped = source.failure()
+        if stopped is not None:
+            yield Record(None, (stopped,), source.name, 0)
     except OSError as error:
-        yield _failure(source.name, SRC003.at(reason=error.strerror or str(error)))
+        yield _failure(source.name, read_failure(error))
     except Exception as error:  # a bug of ours must cost one file, not the batch
         detail = traceback.format_exception_only(error)[-1].strip()
         yield _failure(source.name, INT001.at(skipped="the rest of this input", error=detail))
     finally:
         if source.path is not None:
             stream.close()
+
+
+def read_failure(error: OSError) -> Diagnostic:
+    """What an input that failed while being read gets: the archive's own finding (a bomb, a
+    corrupt member) or SRC003."""
+    diagnostic = getattr(error, "diagnostic", None)
+    if isinstance(diagnostic, Diagnostic):
+        return diagnostic
+    return SRC003.at(reason=error.strerror or str(error))
 
 
 def _failure(name: str, diagnostic: Diagnostic, line: int | None = None) -> Record:

@@ -9,14 +9,24 @@ modules are imported on first use.
 from __future__ import annotations
 
 import importlib
+import io
 from collections.abc import Callable
-from typing import Protocol, TextIO
+from typing import Protocol, TextIO, runtime_checkable
 
 from pbntool.diagnostics import Diagnostic
 from pbntool.formats import Format
 from pbntool.model import Board
 
-__all__ = ["WRITERS", "BoardWriter", "JsonLinesWriter", "PbnWriter", "open_writer"]
+__all__ = [
+    "WRITERS",
+    "BoardWriter",
+    "FragmentWriter",
+    "JsonLinesWriter",
+    "PbnWriter",
+    "open_fragment_writer",
+    "open_writer",
+    "writes_fragments",
+]
 
 
 class BoardWriter(Protocol):
@@ -27,6 +37,20 @@ class BoardWriter(Protocol):
 
     def close(self) -> None:
         """Finish the output (the stream itself stays open)."""
+
+
+@runtime_checkable
+class FragmentWriter(BoardWriter, Protocol):
+    """A writer whose output is a header, one piece per board with nothing carried from one
+    board to the next, and a footer: so parts of one output can be rendered in different
+    processes (``-j``) and joined.  The main process calls ``begin`` (header) and ``close``
+    (footer); workers write boards with writers on which ``resume`` was called."""
+
+    def begin(self) -> None:
+        """Write the header now, if it was not written yet."""
+
+    def resume(self) -> None:
+        """Continue an output whose header was written by another writer: write no header."""
 
 
 WriterFactory = Callable[[TextIO], BoardWriter]
@@ -45,6 +69,24 @@ def open_writer(form: Format, stream: TextIO) -> BoardWriter:
     module, _, name = WRITERS[form].partition(":")
     factory: WriterFactory = getattr(importlib.import_module(module), name)
     return factory(stream)
+
+
+def writes_fragments(form: Format) -> bool:
+    """Whether the writer of ``form`` can render parts of one output apart (see
+    ``FragmentWriter``); formats whose writer cannot are converted in one process."""
+    try:
+        return isinstance(open_writer(form, io.StringIO()), FragmentWriter)
+    except (ImportError, AttributeError):
+        return False  # no writer at all: the one-process path reports it
+
+
+def open_fragment_writer(form: Format, stream: TextIO) -> FragmentWriter:
+    """A writer of ``form`` that writes boards only (no header, no footer)."""
+    writer = open_writer(form, stream)
+    if not isinstance(writer, FragmentWriter):
+        raise TypeError(f"the {form} writer cannot write parts of an output")
+    writer.resume()
+    return writer
 
 
 class PbnWriter:
@@ -67,6 +109,12 @@ class PbnWriter:
     def close(self) -> None:
         self._start()  # an empty conversion is still a PBN file
 
+    def begin(self) -> None:
+        self._start()
+
+    def resume(self) -> None:
+        self._started = True
+
     def _start(self) -> None:
         if not self._started:
             self._stream.write(self._options.header)
@@ -88,3 +136,9 @@ class JsonLinesWriter:
 
     def close(self) -> None:
         """JSON Lines needs no ending."""
+
+    def begin(self) -> None:
+        """JSON Lines has no header."""
+
+    def resume(self) -> None:
+        """JSON Lines has no header."""

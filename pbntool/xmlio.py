@@ -51,6 +51,14 @@ class XmlWriter:
         self._start()
         self._stream.write(closing())
 
+    def begin(self) -> None:
+        """Write the document's start now (``FragmentWriter``: ``convert -j``, ``-o DIR``)."""
+        self._start()
+
+    def resume(self) -> None:
+        """Write boards only: another writer wrote the document's start."""
+        self._started = True
+
     def _start(self) -> None:
         if not self._started:
             self._stream.write(document_start())

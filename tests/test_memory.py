@@ -124,3 +124,73 @@ def test_validate_process_resident_memory(generated: dict[int, Path]) -> None:
     detail = f"peak RSS {small_rss / MiB:.0f} MiB for {SMALL} boards, {large_rss / MiB:.0f} MiB"
     assert large_rss < RSS_LIMIT, detail
     assert large_rss < small_rss + 16 * MiB, detail
+
+
+# The same with worker processes: the resident memory of the whole process tree (pbntool, its
+# forkserver and its workers), sampled from /proc, must stay bounded and must not grow with
+# the file.  Each process's peak is sampled, so short spikes between samples may be missed; the
+# benchmark (benchmarks/bench_scale.py) measures a million boards the same way.
+TREE_LAUNCHER = """
+import os, subprocess, sys, time
+child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def tree(root):
+    kids = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                fields = open(f"/proc/{name}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            kids.setdefault(int(fields[1]), []).append(int(name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(kids.get(pid, []))
+    return found
+def rss(pid):
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+peak = most = 0
+while True:
+    pid, status, _ = os.wait4(child.pid, os.WNOHANG)
+    if pid:
+        break
+    members = tree(child.pid)
+    peak = max(peak, sum(rss(member) for member in members))
+    most = max(most, len(members))
+    time.sleep(0.02)
+print(os.waitstatus_to_exitcode(status), peak, most)
+"""
+
+
+def tree_rss(arguments: list[str]) -> tuple[int, int, int]:
+    """(exit code, peak total RSS in bytes of the process tree, most processes at once)."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", TREE_LAUNCHER, *pbntool_command(), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=True,
+    )
+    code, kilobytes, processes = done.stdout.split()
+    return int(code), int(kilobytes) * 1024, int(processes)
+
+
+TREE_LIMIT = 300 * MiB
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc: Linux")
+def test_parallel_validate_memory_of_all_processes_is_bounded(generated: dict[int, Path]) -> None:
+    small = tree_rss(["validate", "-q", "-j", "2", str(generated[SMALL])])
+    large = tree_rss(["validate", "-q", "-j", "2", str(generated[LARGE])])
+    assert small[0] in (0, 1) and large[0] in (0, 1)
+    assert large[2] >= 3, "the large file should have run in worker processes"
+    detail = f"total RSS {small[1] / MiB:.0f} MiB for {SMALL} boards, {large[1] / MiB:.0f} MiB"
+    assert large[1] < TREE_LIMIT, detail

@@ -1,14 +1,20 @@
 """What every command shares: the app, the input walk, option types, the report and the exit code.
 
-Exit codes: 0 nothing at or above ``--fail-on``; 1 findings; 2 usage errors or inputs that
-could not be read.  Data goes to stdout, diagnostics of ``convert``/``score``/``show`` and
-summaries to stderr, so pipelines stay clean.
+Exit codes: 0 nothing at or above ``--fail-on``; 1 findings (or ``--max-errors`` reached); 2
+usage errors, inputs that could not be read, outputs not written; 141 a closed stdout; 130
+Ctrl-C.  Data goes to stdout, diagnostics of ``convert``/``score``/``show`` and summaries to
+stderr, so pipelines stay clean.
+
+Commands that run over many inputs take the shared input and engine options with
+``@batch_command``: the options are declared once here and arrive as one ``BatchOptions``.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 import os
+import re
 import signal
 import sys
 from collections import Counter
@@ -19,12 +25,17 @@ from typing import Annotated, Any, TextIO, TypeVar, cast
 
 import typer
 
+from pbntool.archives import Limits
+from pbntool.batch import Batch, BatchOptions, UsageError
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format, read_input
-from pbntool.inputs import iter_inputs
+from pbntool.inputs import Selection, iter_inputs
 from pbntool.records import Record
+from pbntool.tasks import OutputFormat, is_unreadable
+from pbntool.tasks import select_codes as _select_codes
 
 __all__ = [
+    "BATCH_OPTIONS",
     "EXIT_CLOSED_PIPE",
     "EXIT_FINDINGS",
     "EXIT_OK",
@@ -35,6 +46,7 @@ __all__ = [
     "Paths",
     "Report",
     "app",
+    "batch_command",
     "iter_records",
     "parse_codes",
     "pipe_safe",
@@ -42,6 +54,7 @@ __all__ = [
     "print_diagnostic",
     "select_codes",
     "silence_stdout",
+    "write_chunks",
 ]
 
 app = typer.Typer(
@@ -51,13 +64,6 @@ app = typer.Typer(
 )
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
-
-
-class OutputFormat(StrEnum):
-    """How findings and scores are printed."""
-
-    text = "text"
-    json = "json"
 
 
 class FailOn(StrEnum):
@@ -87,7 +93,7 @@ class Report:
             self.boards += 1
         for diagnostic in diagnostics:
             self.by_severity[diagnostic.severity] += 1
-            if diagnostic.code in ("SRC003", "INT001") and diagnostic.line in (None, 0):
+            if is_unreadable(diagnostic):
                 self.unreadable += 1
 
     @property
@@ -132,9 +138,11 @@ def plural(count: int, noun: str) -> str:
 
 
 Paths = Annotated[
-    list[str],
+    list[str] | None,
     typer.Argument(
-        help="Files, directories (searched recursively for .pbn and .lin), or - for stdin."
+        help="Files, directories (searched recursively), archives (zip, tar, tar.gz/bz2/xz, "
+        "gz), or - for stdin.",
+        show_default=False,
     ),
 ]
 
@@ -159,14 +167,7 @@ def select_codes(
     diagnostics: Iterable[Diagnostic], select: set[str], ignore: set[str]
 ) -> list[Diagnostic]:
     """Filter by code or code prefix (``--select AUC``, ``--ignore BRD003``)."""
-    chosen = []
-    for diagnostic in diagnostics:
-        if select and not any(diagnostic.code.startswith(prefix) for prefix in select):
-            continue
-        if any(diagnostic.code.startswith(prefix) for prefix in ignore):
-            continue
-        chosen.append(diagnostic)
-    return chosen
+    return _select_codes(diagnostics, frozenset(select), frozenset(ignore))
 
 
 def parse_codes(option: list[str] | None) -> set[str]:
@@ -187,3 +188,190 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except OSError:
         pass
+
+
+# --- the shared input and engine options -------------------------------------------------------
+
+
+class Engine(StrEnum):
+    """Where the work runs."""
+
+    local = "local"
+    dask = "dask"
+
+
+_SIZE = re.compile(r"(?i)^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$")
+
+
+def parse_size(text: str) -> int:
+    """``4G``, ``100M``, ``512k``, ``1000`` → bytes (powers of 1024)."""
+    match = _SIZE.match(text)
+    if match is None:
+        raise typer.BadParameter(f"{text!r} is not a size such as 512M or 4G")
+    scale = 1024 ** " kmgt".index(match.group(2).lower() or " ")
+    return int(float(match.group(1)) * scale)
+
+
+FilesFrom = Annotated[
+    str | None,
+    typer.Option("--files-from", help="Read input paths from this file, one per line (- stdin)."),
+]
+Include = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--include",
+        help="In directories and archives, read only files matching this glob (repeatable; "
+        "default: known suffixes). A glob with / matches the path from the root.",
+    ),
+]
+Exclude = Annotated[
+    list[str] | None,
+    typer.Option("--exclude", help="Skip files and directories matching this glob (repeatable)."),
+]
+FollowSymlinks = Annotated[
+    bool,
+    typer.Option("--follow-symlinks", help="Follow symbolic links that lead out of a directory."),
+]
+Jobs = Annotated[
+    int,
+    typer.Option(
+        "--jobs", "-j", help="Worker processes (0: one per core). Output is the same for any N."
+    ),
+]
+EngineOption = Annotated[
+    Engine,
+    typer.Option(
+        "--engine", help="local processes, or a Dask cluster (pip install pbntool[dask])."
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler", help="Dask scheduler address (tcp://host:8786); default: a local cluster."
+    ),
+]
+MaxErrors = Annotated[
+    int | None,
+    typer.Option("--max-errors", help="Stop after the board with the Nth error (exit 1)."),
+]
+FailOnOption = Annotated[
+    FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")
+]
+Progress = Annotated[
+    bool | None,
+    typer.Option(
+        "--progress/--no-progress",
+        help="Progress bar on stderr (default: when stderr is a terminal).",
+        show_default=False,
+    ),
+]
+Quiet = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Nothing on stderr: no diagnostics, summary, bar.")
+]
+SummaryJson = Annotated[
+    bool, typer.Option("--summary-json", help="The final summary as one JSON object on stderr.")
+]
+MaxMemberSize = Annotated[
+    str,
+    typer.Option(
+        "--max-member-size", help="Largest decompressed archive member or compressed file."
+    ),
+]
+MaxRatio = Annotated[
+    float,
+    typer.Option("--max-ratio", help="Largest decompression ratio (zip bombs stop here)."),
+]
+
+_DEFAULT_LIMITS = Limits()
+
+BATCH_OPTIONS: tuple[inspect.Parameter, ...] = tuple(
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=default)
+    for name, kind, default in (
+        ("paths", Paths, None),
+        ("source_format", FromOption, None),
+        ("files_from", FilesFrom, None),
+        ("include", Include, None),
+        ("exclude", Exclude, None),
+        ("follow_symlinks", FollowSymlinks, False),
+        ("jobs", Jobs, 0),
+        ("engine", EngineOption, Engine.local),
+        ("scheduler", Scheduler, None),
+        ("max_errors", MaxErrors, None),
+        ("fail_on", FailOnOption, FailOn.error),
+        ("progress", Progress, None),
+        ("quiet", Quiet, False),
+        ("summary_json", SummaryJson, False),
+        ("max_member_size", MaxMemberSize, "4G"),
+        ("max_ratio", MaxRatio, _DEFAULT_LIMITS.max_ratio),
+    )
+)
+"""The options of every batch command, declared once (see ``batch_command``)."""
+
+
+def batch_options(values: dict[str, Any]) -> BatchOptions:
+    """``BatchOptions`` from the values of ``BATCH_OPTIONS``."""
+    limits = Limits(
+        max_member_bytes=parse_size(values["max_member_size"]), max_ratio=values["max_ratio"]
+    )
+    selection = Selection(
+        include=tuple(values["include"] or ()),
+        exclude=tuple(values["exclude"] or ()),
+        follow_symlinks=values["follow_symlinks"],
+        limits=limits,
+    )
+    return BatchOptions(
+        paths=tuple(values["paths"] or ()),
+        files_from=values["files_from"],
+        selection=selection,
+        form=values["source_format"],
+        jobs=values["jobs"],
+        engine=values["engine"].value,
+        scheduler=values["scheduler"],
+        max_errors=values["max_errors"],
+        fail_on=values["fail_on"].severity,
+        progress=values["progress"],
+        quiet=values["quiet"],
+        summary_json=values["summary_json"],
+    )
+
+
+def batch_command(command: CommandT) -> CommandT:
+    """Give a command the shared input and engine options, passed as ``inputs: BatchOptions``.
+
+    The command declares its own options and ``inputs``; usage errors (bad combinations, no
+    dask) exit 2 with a message instead of a traceback.
+    """
+    own = inspect.signature(command, eval_str=True)
+    names = {parameter.name for parameter in BATCH_OPTIONS}
+
+    @functools.wraps(command)
+    def wrapper(**values: Any) -> None:
+        from pbntool.dask_engine import DaskMissing
+
+        shared = {name: values.pop(name) for name in list(values) if name in names}
+        try:
+            options = batch_options(shared)
+            options.check()
+            command(inputs=options, **values)
+        except (UsageError, DaskMissing) as error:
+            typer.echo(f"pbntool: error: {error}", err=True)
+            raise typer.Exit(EXIT_UNREADABLE) from None
+
+    parameters = [p for p in own.parameters.values() if p.name != "inputs"]
+    wrapper.__signature__ = own.replace(parameters=[*parameters, *BATCH_OPTIONS])  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {
+        **{p.name: p.annotation for p in parameters},
+        **{p.name: p.annotation for p in BATCH_OPTIONS},
+    }
+    return cast(CommandT, wrapper)
+
+
+def write_chunks(batch: Batch, out: TextIO | None = None) -> None:
+    """Write every chunk of a batch: its data to stdout, its diagnostics to stderr."""
+    stdout = sys.stdout if out is None else out
+    for _source, chunk in batch:
+        if chunk.out:
+            stdout.write(chunk.out)
+        if chunk.err:
+            sys.stderr.write(chunk.err)
+    stdout.flush()

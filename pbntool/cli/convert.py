@@ -2,68 +2,123 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
 
-from pbntool.cli.common import (
-    FromOption,
-    OutputFormat,
-    Paths,
-    Report,
-    app,
-    iter_records,
-    pipe_safe,
-    print_diagnostic,
-)
+from pbntool.batch import Batch, BatchOptions, UsageError, listed_paths
+from pbntool.cli.common import Report, app, batch_command, iter_records, pipe_safe
 from pbntool.diagnostics import Severity
 from pbntool.formats import Format
+from pbntool.outputs import Destination, DirectoryDestination, FileDestination, StreamDestination
 from pbntool.records import validate_record
-from pbntool.writers import open_writer
+from pbntool.tasks import ConvertTask, OutputFormat, format_diagnostic
+from pbntool.writers import open_writer, writes_fragments
 
 __all__ = ["convert"]
 
 
 @app.command()
 @pipe_safe
+@batch_command
 def convert(
-    paths: Paths,
+    inputs: BatchOptions,
     to: Annotated[Format, typer.Option("--to", case_sensitive=False, help="Output format.")],
-    source_format: FromOption = None,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Write here instead of stdout; an existing directory (or a path ending in /) "
+            "gets one output per input.",
+        ),
+    ] = None,
+    split: Annotated[
+        int | None,
+        typer.Option("--split", help="At most N boards per output file (needs -o)."),
     ] = None,
     check: Annotated[
         bool, typer.Option("--validate", help="Also run the Laws checks (to stderr).")
-    ] = False,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="No diagnostics or summary on stderr.")
     ] = False,
 ) -> None:
     """Rewrite boards as canonical PBN (export format), LIN, JSON lines or XML.
 
     What the target format cannot carry is reported as a warning naming the board.
     """
-    report = Report()
+    if split is not None and (split < 1 or not output):
+        raise UsageError("--split needs -o FILE or -o DIR and at least 1 board per file")
+    try:
+        open_writer(to, io.StringIO())
+    except (ImportError, AttributeError):
+        raise UsageError(f"this pbntool cannot write {to} yet") from None
+    if not writes_fragments(to):
+        # This format's writer cannot render parts of an output apart: one process, one writer.
+        if split is not None or (output and _is_directory(output)):
+            raise UsageError(f"-o DIR and --split are not available for --to {to} yet")
+        raise typer.Exit(_convert_in_one_process(inputs, to, output, check))
+    task = ConvertTask(to, check=check, quiet=inputs.quiet, marks=split is not None)
+    batch = Batch(inputs, task)
+    with ExitStack() as stack:
+        destination = _destination(stack, output, to, split)
+        for source, chunk in batch:
+            problems = destination.write(source, chunk)
+            if chunk.err:
+                sys.stderr.write(chunk.err)
+            for problem in problems:
+                batch.count_problem(problem)
+                if not inputs.quiet:
+                    sys.stderr.write(format_diagnostic(problem, OutputFormat.text))
+        destination.close()
+    raise typer.Exit(batch.finish())
+
+
+def _is_directory(output: str) -> bool:
+    return output.endswith(("/", "\\")) or Path(output).is_dir()
+
+
+def _destination(
+    stack: ExitStack, output: str | None, to: Format, split: int | None
+) -> Destination:
+    if output is None:
+        return StreamDestination(sys.stdout, to)
+    if _is_directory(output):
+        return DirectoryDestination(Path(output), to, split)
+    if split is not None:
+        return FileDestination(Path(output), to, split)
+    file = open(output, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed by the stack
+    stream: TextIO = stack.enter_context(file)
+    return StreamDestination(stream, to)
+
+
+def _convert_in_one_process(
+    inputs: BatchOptions, to: Format, output: str | None, check: bool
+) -> int:
+    """Every record through one writer in this process (writers that are no FragmentWriter)."""
+    report = Report(inputs.fail_on)
+    paths = [*inputs.paths, *([] if inputs.files_from is None else listed_paths(inputs.files_from))]
     with ExitStack() as stack:
         stream: TextIO = sys.stdout
         if output:
-            stream = stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
+            file = open(output, "w", encoding="utf-8", newline="")  # noqa: SIM115 - the stack
+            stream = stack.enter_context(file)
         writer = open_writer(to, stream)
-        for record in iter_records(paths, report, source_format):
+        for record in iter_records(paths, report, inputs.form):
             found = list(validate_record(record) if check else record.diagnostics)
             if record.board is not None:
-                losses = writer.write(record.board, record.file)
-                found.extend(record.locate(loss) for loss in losses)
+                found.extend(
+                    record.locate(loss) for loss in writer.write(record.board, record.file)
+                )
             report.count(record, found)
-            if not quiet:
+            if not inputs.quiet:
                 for diagnostic in found:
                     if diagnostic.severity >= Severity.WARNING:
-                        print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
+                        sys.stderr.write(format_diagnostic(diagnostic, OutputFormat.text))
         writer.close()
         stream.flush()
-    if not quiet:
+    if not inputs.quiet:
         typer.echo(report.summary(), err=True)
-    raise typer.Exit(report.exit_code)
+    return report.exit_code

@@ -11,7 +11,8 @@ import io
 import re
 import traceback
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
@@ -24,15 +25,19 @@ from pbntool.records import ParseResult, Record, collect, place, strict_boards
 from pbntool.source import DecodedText, EncodingEvent
 
 __all__ = [
+    "GamePiece",
+    "Piece",
     "WriteOptions",
     "dump",
     "dumps",
     "iter_dump",
+    "iter_pieces",
     "iter_records",
     "load",
     "loads",
     "parse",
     "read_file",
+    "read_pieces",
 ]
 
 # At most 255 characters per line, the line end included (CRLF in export format); tab and
@@ -50,24 +55,54 @@ def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
     Yields a ``Record`` per game, in file order, plus records with ``board`` None for
     findings that belong to no game (encoding notes, text after the last game).
     """
+    yield from read_pieces(iter_pieces(stream, name), FileContext(name))
+
+
+@dataclass(frozen=True, slots=True)
+class GamePiece:
+    """One game's text as the splitter found it, and whether the text read up to it had
+    bare LF line ends (what the export check of that game is told)."""
+
+    block: GameBlock
+    lf_only: bool
+
+
+Piece = GamePiece | EncodingEvent
+"""What the cheap first pass over a PBN stream yields, in file order: games and encoding notes.
+
+``iter_pieces`` (decoding and splitting, at regex speed) and ``read_pieces`` (parsing and
+decoding each game) are the two halves of ``iter_records``; a parallel reader runs the first
+in one process and the second, on consecutive runs of pieces, in others."""
+
+
+def iter_pieces(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Piece]:
+    """Split a PBN byte stream into games; encoding notes come just before the game they
+    fall in, so that findings stay in file order."""
     text = DecodedText(stream)
-    context = FileContext(name)
     reported = 0
     for block in split_games(text):
-        # Encoding notes are known per chunk; report each just before the game it falls in,
-        # so that findings come out in file order.
         last_line = block.first_line + block.text.count("\n")
         while reported < len(text.events) and text.events[reported].line <= last_line:
-            yield _encoding_record(text.events[reported], name)
+            yield text.events[reported]
             reported += 1
-        context.lf_only = text.lf_only
+        yield GamePiece(block, text.lf_only)
+    yield from text.events[reported:]
+
+
+def read_pieces(pieces: Iterable[Piece], context: FileContext) -> Iterator[Record]:
+    """The records of consecutive pieces of one file; ``context`` carries what one game
+    passes on to the next (inheritance, version, export) and is updated in place."""
+    name = context.name
+    for piece in pieces:
+        if isinstance(piece, EncodingEvent):
+            yield _encoding_record(piece, name)
+            continue
+        context.lf_only = piece.lf_only
         try:
-            records = _read_block(block, context)
+            records = _read_block(piece.block, context)
         except Exception as error:  # a bug of ours must cost one game, not the file
-            records = [_internal_error(block, name, error)]
+            records = [_internal_error(piece.block, name, error)]
         yield from records
-    for event in text.events[reported:]:
-        yield _encoding_record(event, name)
 
 
 def _encoding_record(event: EncodingEvent, name: str) -> Record:

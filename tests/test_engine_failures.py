@@ -1,0 +1,137 @@
+"""A failing worker or task costs one unit, never the batch, and never prints a traceback.
+
+A worker process that dies (``os._exit``) breaks the pool: the unit is run again in the main
+process and new workers take the next units.  A task that raises in the main process too
+becomes one INT001 record for that unit.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pbntool.engine import InlineEngine, ProcessEngine, UnitResult, run_ordered
+from pbntool.generate import random_boards
+from pbntool.inputs import Input
+from pbntool.pbn.writer import dumps
+from pbntool.records import Record
+from pbntool.tasks import Entry, Renderer
+from pbntool.units import Work, plan_input
+
+
+@dataclass(frozen=True, slots=True)
+class DiesInWorkers:
+    """Renders board numbers; a worker process exits abruptly on its first record."""
+
+    marks = False
+
+    def renderer(self) -> Renderer:
+        def render(record: Record) -> Entry:
+            if multiprocessing.parent_process() is not None:
+                os._exit(3)
+            number = record.board.number if record.board is not None else None
+            return Entry(f"{number}\n", "", record.board is not None)
+
+        return render
+
+
+@dataclass(frozen=True, slots=True)
+class AlwaysFails:
+    marks = False
+
+    def renderer(self) -> Renderer:
+        def render(record: Record) -> Entry:
+            raise ValueError("a bug in a task")
+
+        return render
+
+
+class _Raising:
+    def done(self) -> bool:
+        return True
+
+    def result(self) -> UnitResult:
+        raise RuntimeError("the worker went away")
+
+
+class FailingEngine:
+    window = 2
+
+    def submit(self, task: object, work: Work) -> _Raising:
+        return _Raising()
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+def _source(boards: int) -> Input:
+    data = dumps(list(random_boards(51, boards))).encode()
+    return Input("f.pbn", None, opener=lambda: io.BytesIO(data))
+
+
+def test_a_dead_worker_costs_nothing_but_time(monkeypatch: object) -> None:
+    os.environ["PBNTOOL_SLICE_CHARS"] = "20000"
+    try:
+        engine = ProcessEngine(2)
+        results = list(run_ordered(plan_input(_source(300), None, True), DiesInWorkers(), engine))
+        engine.close()
+    finally:
+        del os.environ["PBNTOOL_SLICE_CHARS"]
+    text = "".join(chunk.out for _, result in results for chunk in result.chunks)
+    assert text == "".join(f"{number}\n" for number in range(1, 301))
+    assert len(results) > 3
+
+
+def test_a_unit_that_fails_everywhere_is_one_int001_record() -> None:
+    results = list(run_ordered(plan_input(_source(5), None, True), AlwaysFails(), FailingEngine()))
+    chunks = [chunk for _, result in results for chunk in result.chunks]
+    findings = [finding for chunk in chunks for finding in chunk.findings]
+    assert [code for code, _, _ in findings] == ["INT001"]
+    assert findings[0][2]  # counted as input not read: exit code 2
+    assert "internal error" in chunks[0].err and "a bug in a task" in chunks[0].err
+
+
+def test_inline_engine_is_the_reference() -> None:
+    results = list(run_ordered(plan_input(_source(7), None, True), DiesInWorkers(), InlineEngine()))
+    text = "".join(chunk.out for _, result in results for chunk in result.chunks)
+    assert text == "".join(f"{number}\n" for number in range(1, 8))
+
+
+class PlainWriter:
+    """A writer that numbers its boards: not a FragmentWriter (no begin/resume)."""
+
+    def __init__(self, stream: io.StringIO) -> None:
+        self.stream = stream
+        self.count = 0
+
+    def write(self, board: object, file: str | None = None) -> list[object]:
+        self.count += 1
+        self.stream.write(f"<{self.count}:{getattr(board, 'number', None)}>")
+        return []
+
+    def close(self) -> None:
+        self.stream.write("END\n")
+
+
+def test_a_writer_without_fragments_converts_in_one_process(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from pbntool.cli import app
+    from pbntool.formats import Format
+    from pbntool.writers import WRITERS
+
+    monkeypatch.setitem(WRITERS, Format.XML, f"{__name__}:PlainWriter")
+    path = Path(str(tmp_path)) / "x.pbn"
+    path.write_text(dumps(list(random_boards(52, 4))), encoding="utf-8", newline="")
+    result = CliRunner().invoke(app, ["convert", str(path), "--to", "xml", "-j", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "<1:1><2:2><3:3><4:4>END\n"
+    result = CliRunner().invoke(app, ["convert", str(path), "--to", "xml", "-o", f"{tmp_path}/"])
+    assert result.exit_code == 2 and "not available" in result.stderr

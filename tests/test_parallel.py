@@ -1,0 +1,345 @@
+"""Parallel and deterministic: slices of a file, any ``-j``, the same output byte for byte.
+
+Two levels.  In this process, the planner and the engine driver run with a *deferred* engine
+(results are computed only when asked for, with several units in flight) and tiny slices, so
+that slices are sent with stale guesses of the state PBN games pass on (inheritance, version
+and export lines, pending commentary); every record must still equal what reading the file
+from start to end gives (hypothesis generates files that exercise each kind of state).
+Through real processes, ``validate``, ``convert`` and ``score`` must print exactly the same
+bytes for ``-j 1``, ``-j 2`` and ``-j 3`` on generated files, corpus files and an archive.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbntool import pbn
+from pbntool.engine import InlineEngine, UnitResult, run_ordered, run_work
+from pbntool.generate import random_boards
+from pbntool.inputs import Input
+from pbntool.pbn.writer import dumps
+from pbntool.records import Record, validate_record
+from pbntool.tasks import Entry, finding
+from pbntool.units import Planned, Work, plan_input
+
+REPO = Path(__file__).resolve().parent.parent
+MODULE = [sys.executable, "-m", "pbntool"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReprTask:
+    """Renders everything a record holds, so that equal output means equal records."""
+
+    marks = False
+
+    def renderer(self):  # type: ignore[no-untyped-def]
+        def render(record: Record) -> Entry:
+            found = validate_record(record)
+            text = repr((record.board, record.file, record.line, record.diagnostics, found))
+            return Entry(text + "\n", "", record.board is not None, tuple(map(finding, found)))
+
+        return render
+
+
+class _Deferred:
+    """A result computed only when asked for, like a future still running elsewhere."""
+
+    def __init__(self, task: ReprTask, work: Work) -> None:
+        self._task, self._work = task, work
+
+    def done(self) -> bool:
+        return False
+
+    def result(self) -> UnitResult:
+        return run_work(self._task, self._work)  # type: ignore[arg-type]
+
+
+class DeferredEngine:
+    """Keeps ``window`` units in flight before the first is run: the later ones are sent
+    with the guesses known at that time, as with real workers."""
+
+    def __init__(self, window: int) -> None:
+        self.window = window
+
+    def submit(self, task: ReprTask, work: Work) -> _Deferred:
+        return _Deferred(task, work)
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+def sequential(data: bytes, name: str = "f.pbn") -> str:
+    render = ReprTask().renderer()
+    return "".join(render(record).out for record in pbn.iter_records(io.BytesIO(data), name))
+
+
+def planned_output(
+    data: bytes, slice_chars: int, engine: object, name: str = "f.pbn"
+) -> tuple[str, list[Planned]]:
+    previous = os.environ.get("PBNTOOL_SLICE_CHARS")
+    os.environ["PBNTOOL_SLICE_CHARS"] = str(slice_chars)
+    try:
+        source = Input(name, None, opener=lambda: io.BytesIO(data))
+        plans: list[Planned] = []
+        out: list[str] = []
+        for plan, result in run_ordered(plan_input(source, None, True), ReprTask(), engine):  # type: ignore[arg-type]
+            plans.append(plan)
+            out.extend(chunk.out for chunk in result.chunks)
+        return "".join(out), plans
+    finally:
+        if previous is None:
+            del os.environ["PBNTOOL_SLICE_CHARS"]
+        else:
+            os.environ["PBNTOOL_SLICE_CHARS"] = previous
+
+
+# --- generated files that use every kind of carried state ---------------------------------------
+
+_VALUES = st.sampled_from(["Spring", "Autumn", "#", "##Club", "##", ""])
+
+
+@st.composite
+def pbn_files(draw: st.DrawFn) -> bytes:
+    """Games with inherited values (#, ##), escape lines, tagless blocks, CRLF or LF."""
+    boards = list(random_boards(draw(st.integers(0, 10_000)), draw(st.integers(1, 8))))
+    games = dumps(boards).split("\r\n\r\n")
+    parts: list[str] = []
+    for index, game in enumerate(games):
+        if not game.strip():
+            continue
+        lines = game.split("\r\n")
+        out = []
+        for line in lines:
+            match = re.match(r'\[(Event|Site|Date|Scoring) "', line)
+            if match and draw(st.booleans()):
+                line = f'[{match.group(1)} "{draw(_VALUES)}"]'
+            elif line.startswith("% EXPORT") and draw(st.booleans()):
+                continue
+            out.append(line)
+        if index and draw(st.integers(0, 5)) == 0:
+            parts.append(draw(st.sampled_from(["% PBN 1.0", "% EXPORT", "{ between }", "; x"])))
+        parts.append("\r\n".join(out))
+    newline = draw(st.sampled_from(["\r\n", "\n"]))
+    text = "\r\n\r\n".join(parts) + "\r\n"
+    return text.replace("\r\n", newline).encode()
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(data=pbn_files(), slice_chars=st.integers(1, 3000), window=st.integers(1, 6))
+def test_slices_read_exactly_like_the_whole_file(
+    data: bytes, slice_chars: int, window: int
+) -> None:
+    expected = sequential(data)
+    got, _ = planned_output(data, slice_chars, DeferredEngine(window))
+    assert got == expected
+
+
+def _inheriting_file() -> bytes:
+    """Games whose Event changes every other game and is inherited in between."""
+    boards = list(random_boards(5, 12))
+    text = dumps(boards)
+    games = text.split("\r\n\r\n")
+    events = iter(["A", "#", "B", "#", "C", "#", "#", "D", "#", "E", "#", "#", "F"])
+    rewritten = [
+        re.sub(r'\[Event "[^"]*"\]', lambda _: f'[Event "{next(events)}"]', game)
+        if "[Event" in game
+        else game
+        for game in games
+    ]
+    return "\r\n\r\n".join(rewritten).encode()
+
+
+def test_a_wrong_guess_is_rerun_and_the_output_is_still_exact() -> None:
+    data = _inheriting_file()
+    expected = sequential(data)
+    got, plans = planned_output(data, 1, DeferredEngine(4))
+    assert got == expected
+    tracker = plans[0].tracker
+    assert tracker is not None
+    assert tracker.reruns >= 1  # the stale guesses were caught
+    assert any(plan.barrier for plan in plans)  # and the file went on slice after slice
+    assert "PBN114" not in expected  # every "#" had an earlier value
+
+
+def test_in_order_engine_never_reruns_and_cuts_at_games() -> None:
+    data = _inheriting_file()
+    got, plans = planned_output(data, 1, InlineEngine())
+    assert got == sequential(data)
+    assert len(plans) >= 12
+    assert plans[0].tracker is not None and plans[0].tracker.reruns == 0
+
+
+def test_export_header_guess_avoids_reruns_for_a_plain_export_file() -> None:
+    data = dumps(list(random_boards(9, 40))).encode()
+    got, plans = planned_output(data, 2000, DeferredEngine(5))
+    assert got == sequential(data)
+    tracker = plans[0].tracker
+    assert tracker is not None and len(plans) > 5
+    assert tracker.reruns == 0
+
+
+def test_corpus_files_with_inheritance_split_exactly(corpus_dir: Path) -> None:
+    chosen = []
+    for path in sorted(corpus_dir.rglob("*")):
+        if path.suffix.lower() == ".pbn" and path.is_file() and path.stat().st_size < 400_000:
+            data = path.read_bytes()
+            if b'"#' in data or b"% EXPORT" in data:
+                chosen.append((path, data))
+    assert len(chosen) >= 10
+    for path, data in chosen[:40]:
+        expected = sequential(data, path.name)
+        got, _ = planned_output(data, 700, DeferredEngine(4), path.name)
+        assert got == expected, path
+
+
+def test_a_failure_in_the_middle_keeps_what_was_read() -> None:
+    class Failing(io.RawIOBase):
+        def __init__(self) -> None:
+            # Past the reader's first 1 MiB chunk, so some games are read before it fails.
+            games = dumps(list(random_boards(3, 30)))
+            self._data = io.BytesIO((games * 90).encode())
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+            data = self._data.read(min(len(buffer), 4096))
+            if not data:
+                raise OSError(5, "Input/output error")
+            buffer[: len(data)] = data
+            return len(data)
+
+    source = Input("f.pbn", None, opener=lambda: io.BufferedReader(Failing(), 4096))
+    results = list(run_ordered(plan_input(source, None, True), ReprTask(), InlineEngine()))
+    text = "".join(chunk.out for _, result in results for chunk in result.chunks)
+    assert text.count("Board(") >= 1000
+    assert sum("SRC003" in line for line in text.splitlines()) == 1
+    assert "Input/output error" in text.splitlines()[-1]
+    expected_slices = sum(1 for _ in results)
+    assert expected_slices >= 2
+
+
+# --- real processes -------------------------------------------------------------------------------
+
+
+def _run(args: list[str], cwd: Path, slice_chars: int = 4000) -> tuple[int, bytes, str]:
+    env = {**os.environ, "PBNTOOL_SLICE_CHARS": str(slice_chars)}
+    done = subprocess.run(
+        [*MODULE, *args], cwd=cwd, capture_output=True, timeout=300, env=env, check=False
+    )
+    err = re.sub(r" in \d+\.\d\d s$", "", done.stderr.decode(), flags=re.M)
+    return done.returncode, done.stdout, err
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Path:
+    """A tree: generated games (some with errors and inheritance), corpus files, a zip."""
+    root = tmp_path_factory.mktemp("parallel")
+    text = dumps(list(random_boards(17, 300)))
+    text = re.sub(r'\[Site "[^"]*"\]', '[Site "#"]', text, count=200)
+    text = text.replace('[Result "9"]', '[Result "13"]')  # some CON findings
+    (root / "a_generated.pbn").write_text(text, encoding="utf-8", newline="")
+    picked = [
+        path
+        for path in sorted(corpus_dir.rglob("*"))
+        if path.suffix.lower() == ".pbn" and path.is_file()
+    ][::40]
+    for index, path in enumerate(picked):
+        (root / f"b_corpus_{index:02d}.pbn").write_bytes(path.read_bytes())
+    with zipfile.ZipFile(root / "c_archive.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("inner/x.pbn", dumps(list(random_boards(23, 80))))
+        archive.writestr("inner/y.pbn", text[: len(text) // 3])
+    return root
+
+
+COMMANDS = [
+    ["validate", "--fail-on", "info"],
+    ["validate", "--format", "json"],
+    ["convert", "--to", "json"],
+    ["convert", "--to", "pbn", "--validate"],
+    ["score"],
+    ["score", "--format", "json"],
+    ["validate", "--max-errors", "7"],
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda args: "-".join(args[:3]))
+def test_output_is_identical_for_every_job_count(inputs: Path, command: list[str]) -> None:
+    counts = (1, 2, 3) if command == COMMANDS[0] else (1, 2)
+    runs = [_run([*command, ".", "-j", str(jobs)], inputs) for jobs in counts]
+    assert runs[0][1], "the command printed nothing"
+    assert all(run == runs[0] for run in runs)
+
+
+@pytest.mark.slow
+def test_one_big_file_is_split_and_uses_every_worker(tmp_path: Path) -> None:
+    data = dumps(list(random_boards(31, 600)))
+    (tmp_path / "big.pbn").write_text(data, encoding="utf-8", newline="")
+    one = _run(["validate", "big.pbn", "-j", "1", "--format", "json"], tmp_path, 20_000)
+    two = _run(["validate", "big.pbn", "-j", "2", "--format", "json"], tmp_path, 20_000)
+    assert one == two
+    assert one[0] == 0 and "600 boards" in one[2]
+
+
+def _lines(records: Iterator[Record]) -> list[str]:
+    return [repr(record.diagnostics) for record in records]
+
+
+# --- JSON Lines: cut between lines, positions moved to the slice's place -------------------------
+
+
+def stub_json_reader(stream: io.BufferedIOBase, name: str) -> Iterator[Record]:
+    """A line-oriented reader for the splitter's test (the real one lives in jsonio)."""
+    import json as json_module
+
+    from pbntool.diagnostics import SRC007
+    from pbntool.model import Board
+
+    for number, raw in enumerate(stream, start=1):
+        if not raw.strip():
+            continue
+        try:
+            value = json_module.loads(raw)
+        except ValueError:
+            d = SRC007.at()
+            found = (d.__class__(d.code, d.severity, d.message, name, number, 1),)
+            yield Record(None, found, name, number)
+            continue
+        yield Record(Board(number=int(value["board"])), (), name, number)
+
+
+def test_json_lines_are_cut_between_objects(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbntool.formats import READERS, Format
+
+    monkeypatch.setitem(READERS, Format.JSON, f"{__name__}:stub_json_reader")
+    lines = [json_line(index) for index in range(1, 400)]
+    lines[57] = "{not json"
+    lines[311] = "  "
+    data = ("\n".join(lines) + "\n").encode()
+    render = ReprTask().renderer()
+    whole = "".join(render(r).out for r in stub_json_reader(io.BytesIO(data), "x.jsonl"))  # type: ignore[arg-type]
+    got, plans = planned_output(data, 500, DeferredEngine(3), "x.jsonl")
+    assert len(plans) > 10
+    assert got == whole
+    assert "line=58" in got
+
+
+def json_line(index: int) -> str:
+    return f'{{"board": {index}, "deal": null}}'
