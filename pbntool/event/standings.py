@@ -1,0 +1,86 @@
+"""Totals per pair or team, ranked: what a TotalScoreTable lists."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pbntool.event.results import BoardResults, ScoredResult, Standing
+from pbntool.scoring.methods import Method, ScoringSpec
+
+__all__ = ["rank_standings"]
+
+
+@dataclass(slots=True)
+class _Tally:
+    boards: int = 0
+    total: float = 0.0
+    tops: float = 0.0
+    names: set[str] = field(default_factory=set)
+
+
+def rank_standings(
+    credited: Sequence[tuple[BoardResults, Sequence[ScoredResult]]],
+    methods: Mapping[tuple[str, str], ScoringSpec],
+) -> list[Standing]:
+    by_event: dict[tuple[str, str], dict[str, _Tally]] = defaultdict(dict)
+    directional = _directional_events(credited)
+    for board, results in credited:
+        event = (board.event, board.section)
+        tallies = by_event[event]
+        for result in results:
+            for side, name, points in (
+                ("NS", result.pair_ns, result.points.ns),
+                ("EW", result.pair_ew, result.points.ew),
+            ):
+                if name is None or points is None:
+                    continue
+                label = f"{side} {name}" if event in directional else name
+                tally = tallies.setdefault(label, _Tally())
+                tally.boards += result.count
+                tally.total += points * result.count
+                tally.tops += (board.top or 0.0) * result.count
+    standings: list[Standing] = []
+    for event, tallies in by_event.items():
+        spec = methods.get(event, ScoringSpec(Method.DUPLICATE))
+        standings.extend(_ranked(event, tallies, spec.method))
+    return standings
+
+
+def _directional_events(
+    credited: Sequence[tuple[BoardResults, Sequence[ScoredResult]]],
+) -> set[tuple[str, str]]:
+    """Events whose pair ids are per direction (a Mitchell): one id sits NS at one table and
+    EW at another of the same board."""
+    found: set[tuple[str, str]] = set()
+    for board, results in credited:
+        if board.method in (Method.IMP, Method.BAM):
+            continue
+        north_south = {result.pair_ns for result in results if result.pair_ns}
+        east_west = {result.pair_ew for result in results if result.pair_ew}
+        if north_south & east_west:
+            found.add((board.event, board.section))
+    return found
+
+
+def _ranked(event: tuple[str, str], tallies: dict[str, _Tally], method: Method) -> list[Standing]:
+    rows = []
+    for name, tally in tallies.items():
+        percentage = tally.total / tally.tops * 100 if method is Method.MP and tally.tops else None
+        mean = tally.total / tally.boards if tally.boards else 0.0
+        rows.append((name, tally, percentage, mean))
+
+    def merit(row: tuple[str, _Tally, float | None, float]) -> float:
+        return row[2] if row[2] is not None else row[1].total
+
+    rows.sort(key=lambda row: (-merit(row), row[0]))
+    standings: list[Standing] = []
+    for position, (name, tally, percentage, mean) in enumerate(rows):
+        rank = position + 1
+        if position and merit(rows[position - 1]) == merit((name, tally, percentage, mean)):
+            rank = standings[-1].rank
+        standings.append(
+            Standing(rank, name, tally.boards, tally.total, mean, percentage, event[0], event[1])
+        )
+    return standings
