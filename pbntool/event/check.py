@@ -34,7 +34,7 @@ from pbntool.event.variants import (
     choose_variants,
     format_value,
 )
-from pbntool.model import Side
+from pbntool.model import Side, Vulnerability
 from pbntool.records import Record
 from pbntool.rules import check_score
 from pbntool.scoring.methods import Method, ScoringSpec
@@ -163,7 +163,13 @@ def _check_optimum(game: GameEntry, tally: _Tally) -> list[Diagnostic]:
     tally.count(game.key.file, agreed, "EVT014")
     if agreed:
         return []
-    detail = f"is not a score any contract makes with {game.vulnerability} vulnerable"
+    vulnerable = {
+        Vulnerability.NONE: "nobody",
+        Vulnerability.NS: "North-South",
+        Vulnerability.EW: "East-West",
+        Vulnerability.ALL: "both sides",
+    }[game.vulnerability]
+    detail = f"is not a score any contract makes with {vulnerable} vulnerable"
     return [placed(EVT014.at(stated=f'"{stated.text}"', detail=detail), game, stated.place)]
 
 

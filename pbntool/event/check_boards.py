@@ -224,7 +224,7 @@ def _check_row_score(game: GameEntry, row: TableRow, found: BoardCheck) -> None:
             placed(
                 EVT004.at(
                     column=column,
-                    stated=cell.text,
+                    stated=f'"{cell.text}"',
                     contract=str(contract),
                     declarer=row.declarer.letter if row.declarer is not None else "nobody",
                     tricks=row.tricks if row.tricks is not None else "no",
@@ -357,6 +357,8 @@ def _not_checked(game: GameEntry, name: str, stated: Stated, reason: str) -> Dia
 
 def _team_items(group: BoardGroup, context: CheckContext, found: BoardCheck) -> None:
     """ScoreIMP (and board-a-match points) of the two rooms of each match."""
+    if not any("ScoreIMP" in game.stated for game in group.games):
+        return
     spec = context.spec or ScoringSpec(Method.IMP)
     scoring = score_board_group(
         group, spec if spec.method.pairs_rooms else ScoringSpec(Method.IMP), None

@@ -42,6 +42,8 @@ STATED_TAGS = (
     "OptimumScore",
     "Vulnerable",
     "Dealer",
+    "Board",
+    "Room",
 )
 """Tags whose value and position a game entry keeps."""
 

@@ -191,6 +191,7 @@ def _different_deal(found: list[tuple[GameEntry, GameEntry]]) -> Diagnostic:
             more=more,
         ),
         game,
+        None if "Board" not in game.stated else game.stated["Board"].place,
     )
 
 
@@ -264,21 +265,22 @@ def _pair_match(tables: list[GameEntry]) -> tuple[_Pairs, list[Diagnostic]]:
 
 
 def _ambiguous_rooms(game: GameEntry, other: GameEntry) -> Diagnostic:
-    rooms = f"Room {game.room or 'missing'} and {other.room or 'missing'}"
-    return placed(
-        EVT015.at(
-            board=game.number,
-            detail=f"{rooms}: the table at line {other.key.line} is taken as the open room",
-        ),
-        game,
-    )
+    if game.room is not None and game.room == other.room:
+        rooms = f"both tables say Room {game.room.capitalize()}"
+    else:
+        rooms = "Room does not say which table is the open room"
+    detail = f"{rooms}; the table at line {other.key.line} is taken as the open room"
+    return placed(EVT015.at(board=game.number, detail=detail), game, _room_place(game))
+
+
+def _room_place(game: GameEntry) -> Place | None:
+    stated = game.stated.get("Room") or game.stated.get("Board")
+    return None if stated is None else stated.place
 
 
 def _unpaired(game: GameEntry) -> Diagnostic:
-    return placed(
-        EVT015.at(board=game.number, detail="no other room of this match to compare it with"),
-        game,
-    )
+    detail = "no other room of this match to compare it with"
+    return placed(EVT015.at(board=game.number, detail=detail), game, _room_place(game))
 
 
 def games_by_file(games: Iterable[GameEntry]) -> dict[str, list[GameEntry]]:
