@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -74,7 +75,7 @@ def _ranked(event: tuple[str, str], tallies: dict[str, _Tally], method: Method) 
     def merit(row: tuple[str, _Tally, float | None, float]) -> float:
         return row[2] if row[2] is not None else row[1].total
 
-    rows.sort(key=lambda row: (-merit(row), row[0]))
+    rows.sort(key=lambda row: (-merit(row), _natural(row[0])))
     standings: list[Standing] = []
     for position, (name, tally, percentage, mean) in enumerate(rows):
         rank = position + 1
@@ -84,3 +85,9 @@ def _ranked(event: tuple[str, str], tallies: dict[str, _Tally], method: Method) 
             Standing(rank, name, tally.boards, tally.total, mean, percentage, event[0], event[1])
         )
     return standings
+
+
+def _natural(name: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that puts pair 2 before pair 13."""
+    parts = re.split(r"(\d+)", name)
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in parts if part)
