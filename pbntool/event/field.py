@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from pbntool.event.results import NO_POINTS, Points
 from pbntool.scoring.comparison import (
+    average_cross_imps,
     board_a_match,
     butler_datum,
-    cross_imps,
+    cross_imp_totals,
     field_board_a_match,
     team_imps,
 )
@@ -20,6 +22,21 @@ __all__ = ["closed_room_points", "field_datum", "field_top", "score_field", "tea
 
 
 def score_field(
+    entries: Sequence[FieldEntry], spec: ScoringSpec, expected: int | None = None
+) -> list[Points]:
+    """Score every entry of a board's field with a field method (see ``_score_field``); the
+    last few fields are remembered, since a check scores each field with every variant."""
+    return list(_remembered(tuple(entries), spec, expected))
+
+
+@functools.lru_cache(maxsize=512)
+def _remembered(
+    entries: tuple[FieldEntry, ...], spec: ScoringSpec, expected: int | None
+) -> tuple[Points, ...]:
+    return tuple(_score_field(entries, spec, expected))
+
+
+def _score_field(
     entries: Sequence[FieldEntry], spec: ScoringSpec, expected: int | None = None
 ) -> list[Points]:
     """Score every entry of a board's field with a field method (MP, Butler, cross-IMPs,
@@ -44,14 +61,19 @@ def score_field(
         datum = butler_datum(scores, spec.discard) if scores else None
         return [_imp_points(e, None if datum is None else _minus(e, datum)) for e in entries]
     if method is Method.CROSS_IMP:
-        return [_imp_points(e, _cross(e, scores, spec)) for e in entries]
+        totals = cross_imp_totals(scores)
+        return [
+            _imp_points(
+                e,
+                None
+                if e.score_ns is None
+                else average_cross_imps(totals[e.score_ns], len(scores), spec.cross),
+            )
+            for e in entries
+        ]
     if method is Method.BAM:
         return [_bam_points(e, scores) for e in entries]
     return [_total_points(e) for e in entries]
-
-
-def _cross(entry: FieldEntry, scores: list[int], spec: ScoringSpec) -> float | None:
-    return None if entry.score_ns is None else cross_imps(entry.score_ns, scores, spec.cross)
 
 
 def _minus(entry: FieldEntry, datum: int) -> float | None:

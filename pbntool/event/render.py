@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 
 from pbntool.event.results import BoardResults, EventScores, ScoredResult, Standing
 from pbntool.event.rubber import RubberScores
+from pbntool.model import Seat, Side
 from pbntool.scoring.methods import Method, ScoringSpec
 from pbntool.scoring.rubber import RubberKind, format_score_rubber
 
@@ -171,6 +172,16 @@ def _result_object(board: BoardResults, result: ScoredResult) -> dict[str, objec
 
 # --- rubber and Chicago ------------------------------------------------------------------------
 
+
+def _letter(seat: Seat | None) -> str:
+    """A seat's letter, ``-`` for none (North is ``Seat(0)``: never test a seat for truth)."""
+    return "-" if seat is None else seat.letter
+
+
+def _letters(side: Side | None) -> str:
+    return "" if side is None else side.letters
+
+
 _DEAL_HEADER = (
     f"{'deal':>4} {'board':>5} {'dealer':<6} {'vul':<4} {'contract':<8} {'by':<2} {'tricks':>6} "
     f"{'honours':<8} {'NS':>10} {'EW':>10}  {'game':<4} {'rubber':<6} source"
@@ -191,13 +202,13 @@ def render_rubbers_text(sessions: Sequence[RubberScores], kind: RubberKind) -> I
             )
             yield (
                 f"{deal.position:>4} {number_text(game.number):>5} "
-                f"{deal.dealer.letter if deal.dealer else '-':<6} {deal.vulnerability!s:<4} "
+                f"{_letter(deal.dealer):<6} {deal.vulnerability!s:<4} "
                 f"{str(game.contract) if game.contract else '-':<8} "
-                f"{game.declarer.letter if game.declarer else '-':<2} "
+                f"{_letter(game.declarer):<2} "
                 f"{number_text(game.tricks):>6} "
                 f"{honours:<8} {deal.lines[0]!s:>10} {deal.lines[1]!s:>10}  "
-                f"{deal.game_won_by.letters if deal.game_won_by else '':<4} "
-                f"{deal.rubber_won_by.letters if deal.rubber_won_by else '':<6} "
+                f"{_letters(deal.game_won_by):<4} "
+                f"{_letters(deal.rubber_won_by):<6} "
                 f"{game.key.file}:{game.key.line}"
             )
         session = scored.session
@@ -225,18 +236,18 @@ def render_rubbers_json(sessions: Sequence[RubberScores], kind: RubberKind) -> I
                     "line": game.key.line,
                     "board": game.number,
                     "position": deal.position,
-                    "dealer": deal.dealer.letter if deal.dealer else None,
+                    "dealer": None if deal.dealer is None else deal.dealer.letter,
                     "vulnerable": str(deal.vulnerability),
                     "contract": str(game.contract) if game.contract else None,
-                    "declarer": game.declarer.letter if game.declarer else None,
+                    "declarer": None if game.declarer is None else game.declarer.letter,
                     "tricks": game.tricks,
                     "ns_above": deal.lines[0].above,
                     "ns_below": deal.lines[0].below,
                     "ew_above": deal.lines[1].above,
                     "ew_below": deal.lines[1].below,
                     "score_rubber": format_score_rubber(deal.lines),
-                    "game_won_by": deal.game_won_by.letters if deal.game_won_by else None,
-                    "rubber_won_by": deal.rubber_won_by.letters if deal.rubber_won_by else None,
+                    "game_won_by": _letters(deal.game_won_by) or None,
+                    "rubber_won_by": _letters(deal.rubber_won_by) or None,
                 },
                 ensure_ascii=False,
             )

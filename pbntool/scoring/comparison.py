@@ -17,6 +17,7 @@ is its negation for IMPs, its complement to 1 for board-a-match).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from enum import Enum
@@ -25,8 +26,10 @@ from pbntool.scoring.duplicate import imps
 
 __all__ = [
     "CrossAverage",
+    "average_cross_imps",
     "board_a_match",
     "butler_datum",
+    "cross_imp_totals",
     "cross_imps",
     "field_board_a_match",
     "team_imps",
@@ -101,12 +104,30 @@ def cross_imps(
     22.0
     """
     total = sum(imps(score_ns - other) for other in field)  # itself adds imps(0) = 0
-    comparisons = len(field) - 1
+    return average_cross_imps(total, len(field), average)
+
+
+def cross_imp_totals(field: Sequence[int]) -> dict[int, int]:
+    """The cross-IMP total of each distinct score of a field (one computation per pair of
+    distinct scores, however many tables had them).
+
+    >>> cross_imp_totals([620, 170, -100, 620])
+    {620: 22, 170: -13, -100: -31}
+    """
+    counts = Counter(field)
+    return {
+        score: sum(count * imps(score - other) for other, count in counts.items())
+        for score in counts
+    }
+
+
+def average_cross_imps(total: float, scores: int, average: CrossAverage) -> float:
+    """A cross-IMP total reported as the sum or averaged per score or per comparison."""
     if average is CrossAverage.TOTAL:
         return float(total)
     if average is CrossAverage.PER_SCORE:
-        return total / len(field) if field else 0.0
-    return total / comparisons if comparisons > 0 else 0.0
+        return total / scores if scores else 0.0
+    return total / (scores - 1) if scores > 1 else 0.0
 
 
 def board_a_match(score_ns: int, other_ns: int) -> float:
