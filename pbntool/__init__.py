@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pbntool import pbn, rules, scoring
+from pbntool import event, pbn, rules, scoring
 from pbntool.diagnostics import CATALOGUE, Code, Diagnostic, DiagnosticError, Severity
 from pbntool.formats import read_input
 from pbntool.inputs import Input
@@ -95,6 +95,7 @@ __all__ = [
     "Token",
     "Vulnerability",
     "__version__",
+    "event",
     "pbn",
     "read",
     "rules",

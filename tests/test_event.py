@@ -309,3 +309,16 @@ def test_rubber_output_checks_clean() -> None:
     found = check_event(again, CheckOptions())
     assert [d for d in found.diagnostics if d.code in ("EVT010", "EVT011")] == []
     assert sum(summary.checked for summary in found.summaries) > 12
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["values", "variants", "render", "annotate", "compute"],
+)
+def test_event_doctests_pass(module: str) -> None:
+    import doctest
+    import importlib
+
+    results = doctest.testmod(importlib.import_module(f"pbntool.event.{module}"))
+    assert results.attempted > 0
+    assert results.failed == 0

@@ -49,7 +49,7 @@ def annotate_boards(boards: Iterable[Keyed], scores: EventScores) -> Iterator[Ke
         if results is None:
             yield key, board
             continue
-        updated = _with_tags(board, _result_tags(results, scores.game(key)))
+        updated = _with_tags(board, score_tags(results.method, scores.game(key)))
         tables = [table for table in board.tables if table.name != "ScoreTable"]
         tables.append(score_table(results))
         event = (results.event, results.section)
@@ -62,16 +62,26 @@ def annotate_boards(boards: Iterable[Keyed], scores: EventScores) -> Iterator[Ke
         yield key, dataclasses.replace(updated, tables=tuple(tables))
 
 
-def _result_tags(board: BoardResults, own: ScoredResult | None) -> dict[str, str]:
-    if own is None or own.points.ns is None:
+def score_tags(method: Method, result: ScoredResult | None) -> dict[str, str]:
+    """The tags a game's own result gets, as ``score --format pbn`` writes them:
+    ``ScoreMP`` and ``ScorePercentage`` for matchpoints, ``ScoreIMP`` for the IMP methods,
+    nothing for the others (PBN has no tag for board-a-match or total points).
+
+    >>> from pbntool.event.results import Points, ScoredResult
+    >>> from pbntool.event.games import GameKey, ResultKey
+    >>> result = ScoredResult(ResultKey(GameKey("e.pbn", 1)), 420, 1, Points(3.0, 5.0, 37.5, 62.5))
+    >>> score_tags(Method.MP, result)
+    {'ScoreMP': 'NS 3', 'ScorePercentage': 'NS 37.50'}
+    """
+    if result is None or result.points.ns is None:
         return {}
-    if board.method is Method.MP:
-        tags = {"ScoreMP": f"NS {number_text(own.points.ns)}"}
-        if own.points.ns_percentage is not None:
-            tags["ScorePercentage"] = f"NS {number_text(own.points.ns_percentage)}"
+    if method is Method.MP:
+        tags = {"ScoreMP": f"NS {number_text(result.points.ns)}"}
+        if result.points.ns_percentage is not None:
+            tags["ScorePercentage"] = f"NS {number_text(result.points.ns_percentage)}"
         return tags
-    if board.method in _IMP_METHODS:
-        return {"ScoreIMP": f"NS {number_text(own.points.ns)}"}
+    if method in _IMP_METHODS:
+        return {"ScoreIMP": f"NS {number_text(result.points.ns)}"}
     return {}
 
 

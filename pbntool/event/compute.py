@@ -64,6 +64,10 @@ def score_event(records: Iterable[Record], options: EventOptions | None = None) 
     Each game's own result is ``scores.game(GameKey(record.file, record.line))``: a
     ``ScoredResult`` whose ``points.ns`` / ``points.ew`` are matchpoints (MP1), IMPs, BAM
     points or total points, and ``points.ns_percentage`` the percentage for matchpoints.
+    ``pbntool.event.annotate.score_tags(board.method, result)`` gives the ``ScoreMP`` /
+    ``ScorePercentage`` / ``ScoreIMP`` values to write (``board`` is the ``BoardResults``
+    holding the result; ``scores.methods[(event, section)].method`` names the method too).
+    Per pair or team: ``scores.standings``; per board: ``scores.boards``.
     The results of a board are grouped as ``options.group_by`` says (``GroupBy.AUTO``: Event,
     Section and Board, refined by the deal; a ScoreTable brings every table's result).
 
