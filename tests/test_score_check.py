@@ -9,6 +9,7 @@ element, a game-level finding at the tag it is about.
 
 from __future__ import annotations
 
+import io
 import json
 import shlex
 import subprocess
@@ -16,10 +17,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from pbntool import pbn
 from pbntool.cli import app
 from pbntool.diagnostics import CATALOGUE
+from pbntool.event import EventOptions, score_event
+from pbntool.event.check import check_event
+from pbntool.scoring import Method, ScoringSpec
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures" / "commands" / "score"
@@ -142,3 +149,50 @@ def test_unreadable_and_binary_inputs_do_not_crash(tmp_path: Path) -> None:
         result = CliRunner().invoke(app, ["score", *arguments, str(junk), str(tmp_path / "no.pbn")])
         assert result.exception is None or isinstance(result.exception, SystemExit)
         assert result.exit_code == 2  # the missing file
+
+
+def test_optimum_score_with_two_sides_that_do_not_cancel(tmp_path: Path) -> None:
+    case = FIXTURES / "EVT014_optimum_score_no_contract_makes.pbn"
+    text = case.read_text(encoding="utf-8").replace('"NS 425"', '"NS 420 EW 400"')
+    both = tmp_path / "both.pbn"
+    both.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["score", "--check", str(both)])
+    assert result.stdout.splitlines() == [
+        f'{both}:18:16: error EVT014 OptimumScore "NS 420 EW 400" gives the two sides values '
+        "that do not cancel out"
+    ]
+    fine = tmp_path / "fine.pbn"
+    fine.write_text(text.replace('"NS 420 EW 400"', '"NS 420 EW -420"'), encoding="utf-8")
+    assert CliRunner().invoke(app, ["score", "--check", str(fine)]).stdout == ""
+
+
+# --- bad input never crashes ------------------------------------------------------------------
+
+_SPECIALS = ["^", "A+", "-", "?", '"', "NS", "EW", "/", "0", "999999999999", "-0.", "\n\n", "#"]
+
+
+def _mutations() -> st.SearchStrategy[bytes]:
+    texts = [case.read_bytes() for case in CASES]
+
+    @st.composite
+    def mutate(draw: st.DrawFn) -> bytes:
+        text = bytearray(draw(st.sampled_from(texts)))
+        for _ in range(draw(st.integers(min_value=1, max_value=8))):
+            where = draw(st.integers(min_value=0, max_value=len(text)))
+            if draw(st.booleans()):
+                text[where:where] = draw(st.sampled_from(_SPECIALS)).encode()
+            else:
+                del text[where : where + draw(st.integers(min_value=1, max_value=6))]
+        return bytes(text)
+
+    return mutate()
+
+
+@settings(max_examples=150, deadline=None)
+@given(_mutations())
+def test_mutated_fixtures_never_crash_scoring_or_the_check(data: bytes) -> None:
+    records = list(pbn.iter_records(io.BytesIO(data), "fuzz.pbn"))
+    found = check_event(records)
+    assert all(d.code in CATALOGUE and d.line for d in found.diagnostics)
+    for method in (Method.MP, Method.IMP, Method.BUTLER, Method.BAM, Method.RUBBER):
+        score_event(records, EventOptions(ScoringSpec(method)))

@@ -146,8 +146,10 @@ CLEAN = (
     f"{PBNJ}/basic_20.pbn",
     f"{PBNJ}/correct_10.pbn",
     f"{PBNJ}/correct_21.pbn",
-    f"{HEILMAN}/correct_21.pbn" if False else f"{PBNJ}/basic_10.pbn",
+    f"{PBNJ}/basic_10.pbn",
+    f"{HEILMAN}/correct_21.pbn",
     "zdenecek__pbn/pbn_files/bridgecomposer.pbn",
+    "timheilman__bridge-pbn/spec/resource/three_test_records.pbn",
     *(
         f"ContractBridge__pbn-files/1997-Orbis_Venice_Cup/WTC97{name}.PBN"
         for name in ("F2", "S1", "S5", "S6")

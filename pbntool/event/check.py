@@ -159,6 +159,10 @@ def _check_optimum(game: GameEntry, tally: _Tally) -> list[Diagnostic]:
     if number is None or number.side is None or not number.value.is_integer():
         return []
     ns = int(number.value) if number.side is Side.NS else -int(number.value)
+    if number.other is not None and number.other != -number.value:
+        tally.count(game.key.file, False, "EVT014")
+        detail = "gives the two sides values that do not cancel out"
+        return [placed(EVT014.at(stated=f'"{stated.text}"', detail=detail), game, stated.place)]
     agreed = ns in achievable_scores(game.vulnerability)
     tally.count(game.key.file, agreed, "EVT014")
     if agreed:
