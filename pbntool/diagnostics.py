@@ -745,8 +745,8 @@ EVT016 = _code(
     INFO,
     "board {board} of event {event} has another deal than the one at {file}:{line}; "
     "scored as a different board{more}",
-    "Games with the same Event, Section and Board number but different deals (an event "
-    "whose rounds reuse board numbers): they are different boards.  Reported once per file.",
+    "Games of one file with the same Event, Section and Board number but different deals "
+    "(rounds that reuse board numbers): they are different boards.  Reported once per file.",
 )
 EVT017 = _code(
     "EVT017",

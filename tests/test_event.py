@@ -87,6 +87,13 @@ def test_one_board_number_with_two_deals_is_two_boards_and_one_note_per_file() -
     assert [len(g.games) for g in group_games(games, GroupBy.EVENT)[0]] == [2, 2]
 
 
+def test_other_files_reusing_board_numbers_are_not_reported() -> None:
+    # One file per round, each with its own board 1: routine, no note.
+    games = read_games(records(("round1.pbn", game(1)), ("round2.pbn", game(1, deal=D2))))
+    groups, notes = group_games(games)
+    assert ([len(group.games) for group in groups], notes) == ([1, 1], [])
+
+
 def test_group_by_deal_ignores_the_tags() -> None:
     text = game(1, event="A") + game(7, event="B", Result="9")
     games = read_games(records(("x.pbn", text)))

@@ -25,6 +25,8 @@ class BoardScoring:
     games: tuple[ScoredResult, ...]
     credited: tuple[ScoredResult, ...]
     problems: tuple[Diagnostic, ...] = ()
+    partial: bool = False
+    """The board has a traveller that names no pairs: its pairs are credited from the games."""
 
 
 def board_field(group: BoardGroup) -> list[FieldEntry]:
@@ -57,9 +59,10 @@ def score_board_group(group: BoardGroup, spec: ScoringSpec, expected: int | None
     scored = tuple(
         replace(result, points=value) for result, value in zip(results, points, strict=True)
     )
+    event, section = group.event_key
     board = BoardResults(
-        group.event,
-        group.section,
+        event,
+        section,
         group.number,
         spec.method,
         scored,
@@ -76,7 +79,7 @@ def score_board_group(group: BoardGroup, spec: ScoringSpec, expected: int | None
         credited: tuple[ScoredResult, ...] = tuple(rows)
     else:
         credited = probes if rows else scored
-    return BoardScoring(board, probes, credited)
+    return BoardScoring(board, probes, credited, partial=bool(rows) and credited is probes)
 
 
 def is_team_board(group: BoardGroup) -> bool:
@@ -197,7 +200,8 @@ def _score_team_board(group: BoardGroup, spec: ScoringSpec) -> BoardScoring:
             scored.append(_game_result(game, entry, NO_POINTS))
     order = {game.key: index for index, game in enumerate(group.games)}
     scored.sort(key=lambda result: order[result.key.game])
-    board = BoardResults(group.event, group.section, group.number, spec.method, tuple(scored))
+    event, section = group.event_key
+    board = BoardResults(event, section, group.number, spec.method, tuple(scored))
     return BoardScoring(board, tuple(scored), tuple(credited), tuple(problems))
 
 

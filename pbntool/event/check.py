@@ -22,7 +22,13 @@ from pbntool.event.check_rubber import (
     sequences,
 )
 from pbntool.event.check_totals import check_total_tables
-from pbntool.event.compute import EventOptions, event_methods, expected_results, score_games
+from pbntool.event.compute import (
+    EventOptions,
+    event_methods,
+    expected_results,
+    group_spec,
+    score_games,
+)
 from pbntool.event.games import GameEntry, game_entry
 from pbntool.event.grouping import GroupBy, group_games, placed
 from pbntool.event.values import parse_side_number
@@ -188,7 +194,7 @@ def _check_boards(
     expected = expected_results(groups, methods)
     found = BoardCheck()
     for group in groups:
-        spec = methods.get(group.event_key)
+        spec = group_spec(group, methods)
         if spec is not None and spec.method in (Method.RUBBER, Method.CHICAGO):
             continue
         context = CheckContext(

@@ -1,6 +1,7 @@
 """``score --check`` for TotalScoreTable: each row against itself (a mean is its total over
 the boards played), against the ranking, and against the pair's results on the boards when
-the event's method is known and the pair can be found.
+the event's method is known, the pair can be found, and the boards hold all its results
+(not when a traveller names no pairs and only the files' own games could be credited).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def check_total_tables(
         standings = {
             _name_key(standing.name): standing
             for standing in scores.standings
-            if (standing.event, standing.section) == game.event_key
+            if (standing.event, standing.section) == game.event_key and standing.complete
         }
         spec = scores.methods.get(game.event_key)
         method = spec.method if spec is not None else None

@@ -23,6 +23,7 @@ __all__ = [
     "EventOptions",
     "event_methods",
     "expected_results",
+    "group_spec",
     "read_games",
     "score_event",
     "score_games",
@@ -91,8 +92,9 @@ def score_games(games: Sequence[GameEntry], options: EventOptions) -> EventScore
     boards: list[BoardResults] = []
     own: dict[GameKey, ScoredResult] = {}
     credited: list[tuple[BoardResults, Sequence[ScoredResult]]] = []
+    partial: set[tuple[str, str]] = set()
     for group in groups:
-        spec = methods.get(group.event_key, ScoringSpec(Method.DUPLICATE))
+        spec = group_spec(group, methods) or ScoringSpec(Method.DUPLICATE)
         if spec.method in (Method.RUBBER, Method.CHICAGO):
             continue
         scoring = score_board_group(group, spec, expected.get(group.event_key))
@@ -100,7 +102,9 @@ def score_games(games: Sequence[GameEntry], options: EventOptions) -> EventScore
         boards.append(scoring.board)
         own.update((result.key.game, result) for result in scoring.games)
         credited.append((scoring.board, scoring.credited))
-    standings = rank_standings(credited, methods)
+        if scoring.partial:
+            partial.add(group.event_key)
+    standings = rank_standings(credited, methods, partial)
     return EventScores(tuple(boards), tuple(standings), own, methods, tuple(diagnostics))
 
 
@@ -121,13 +125,26 @@ def event_methods(
     return methods
 
 
+def group_spec(
+    group: BoardGroup, methods: Mapping[tuple[str, str], ScoringSpec]
+) -> ScoringSpec | None:
+    """A board's method: the one its events were given (``--method``, else their Scoring
+    tags), from the first of its games whose event has one; a board found across files may
+    mix games with and without Event and Scoring tags."""
+    for game in group.games:
+        spec = methods.get(game.event_key)
+        if spec is not None:
+            return spec
+    return None
+
+
 def expected_results(
     groups: Sequence[BoardGroup], methods: Mapping[tuple[str, str], ScoringSpec]
 ) -> dict[tuple[str, str], int]:
     """Neuberg's expected count: the largest number of results of a board in each event."""
     largest: dict[tuple[str, str], int] = defaultdict(int)
     for group in groups:
-        spec = methods.get(group.event_key)
+        spec = group_spec(group, methods)
         if spec is None or spec.method is not Method.MP or not spec.neuberg:
             continue
         count = sum(entry.count for entry in board_field(group) if entry.is_real)

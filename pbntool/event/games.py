@@ -164,8 +164,10 @@ class GameEntry:
 
     @property
     def event_key(self) -> tuple[str, str]:
-        """Event and Section: the games whose boards are compared with each other."""
-        return (self.event, self.section)
+        """Event and Section: the games whose boards are compared with each other.  Games
+        that name no Event are an event of their own file (``file:<name>``), not one event
+        with every other file's unnamed games."""
+        return (self.event or f"file:{self.key.file}", self.section)
 
 
 def game_entry(record: Record) -> GameEntry | None:

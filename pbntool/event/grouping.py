@@ -64,8 +64,9 @@ class BoardGroup:
 
     @property
     def event_key(self) -> tuple[str, str]:
-        """Event and Section of the group."""
-        return (self.event, self.section)
+        """Event and Section of the group (see ``GameEntry.event_key``)."""
+        named = next((game for game in self.games if game.event), self.games[0])
+        return named.event_key
 
 
 def placed(diagnostic: Diagnostic, game: GameEntry, place: Place | None = None) -> Diagnostic:
@@ -136,7 +137,8 @@ def group_games(
         seen = first_deal.setdefault(key, (deal, game))
         board: tuple[object, ...] = ("key", key)
         if seen[0] != deal:
-            split.setdefault(game.key.file, []).append((game, seen[1]))
+            if seen[1].key.file == game.key.file:  # across files: other rounds, routine
+                split.setdefault(game.key.file, []).append((game, seen[1]))
             board = ("key", key, deal)
         links.union(node, board)
         if by is not GroupBy.ROOM:  # one group per match: other matches stay apart
@@ -196,8 +198,10 @@ def _different_deal(found: list[tuple[GameEntry, GameEntry]]) -> Diagnostic:
 
 
 def _group(games: Sequence[GameEntry]) -> BoardGroup:
-    first = games[0]
-    return BoardGroup(first.event, first.section, first.number, tuple(games))
+    """A group named after the first of its games that names an Event (games found across
+    files may leave it out)."""
+    named = next((game for game in games if game.event), games[0])
+    return BoardGroup(named.event, named.section, named.number, tuple(games))
 
 
 # --- team matches ------------------------------------------------------------------------------

@@ -77,6 +77,9 @@ class Standing:
     """Matchpoints: the pair's matchpoints over the sum of the tops, times 100."""
     event: str = ""
     section: str = ""
+    complete: bool = True
+    """False when some of the event's travellers name no pairs, so that the pairs' totals
+    count only the games the files hold (not every result of the traveller)."""
 
 
 @dataclass(frozen=True, slots=True)

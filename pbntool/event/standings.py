@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -24,7 +25,10 @@ class _Tally:
 def rank_standings(
     credited: Sequence[tuple[BoardResults, Sequence[ScoredResult]]],
     methods: Mapping[tuple[str, str], ScoringSpec],
+    partial: set[tuple[str, str]] | None = None,
 ) -> list[Standing]:
+    """Each event's pairs or teams, ranked by percentage (matchpoints) or total; events in
+    ``partial`` are marked incomplete (see ``Standing.complete``)."""
     by_event: dict[tuple[str, str], dict[str, _Tally]] = defaultdict(dict)
     directional = _directional_events(credited)
     for board, results in credited:
@@ -45,7 +49,10 @@ def rank_standings(
     standings: list[Standing] = []
     for event, tallies in by_event.items():
         spec = methods.get(event, ScoringSpec(Method.DUPLICATE))
-        standings.extend(_ranked(event, tallies, spec.method))
+        ranked = _ranked(event, tallies, spec.method)
+        if partial and event in partial:
+            ranked = [dataclasses.replace(standing, complete=False) for standing in ranked]
+        standings.extend(ranked)
     return standings
 
 
