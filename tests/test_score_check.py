@@ -196,3 +196,18 @@ def test_mutated_fixtures_never_crash_scoring_or_the_check(data: bytes) -> None:
     assert all(d.code in CATALOGUE and d.line for d in found.diagnostics)
     for method in (Method.MP, Method.IMP, Method.BUTLER, Method.BAM, Method.RUBBER):
         score_event(records, EventOptions(ScoringSpec(method)))
+
+
+def test_total_score_table_ties_as_written_accept_either_rank(tmp_path: Path) -> None:
+    case = FIXTURES / "EVT009_totalscoretable_mean.pbn"
+    text = case.read_text(encoding="utf-8").replace(
+        "1 1 2 30.00 15.00\n2 2 2 20.00 12.00", "1 1 2 20.00 10.00\n2 2 2 20.00 10.00"
+    )
+    tied = tmp_path / "tied.pbn"
+    tied.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["score", "--check", str(tied)])
+    assert (result.exit_code, result.stdout) == (0, "")
+    worse = tmp_path / "worse.pbn"
+    worse.write_text(text.replace("2 2 2 20.00", "3 2 2 20.00"), encoding="utf-8")
+    result = CliRunner().invoke(app, ["score", "--check", "--format", "json", str(worse)])
+    assert [json.loads(line)["code"] for line in result.stdout.splitlines()] == ["EVT009"]

@@ -39,13 +39,9 @@ Keyed = tuple[GameKey, Board]
 
 def annotate_boards(boards: Iterable[Keyed], scores: EventScores) -> Iterator[Keyed]:
     """The boards with their scores, tables and (first game of each event) standings."""
-    by_game: dict[GameKey, BoardResults] = {}
-    for scored in scores.boards:
-        for result in scored.results:
-            by_game.setdefault(result.key.game, scored)
     events_done: set[tuple[str, str]] = set()
     for key, board in boards:
-        results = by_game.get(key)
+        results = scores.board(key)
         if results is None:
             yield key, board
             continue

@@ -128,7 +128,10 @@ def _check_ranks(
         if rank is None or merit is None:
             continue
         computed = 1 + sum(1 for other in merits if other is not None and other > merit)
-        agreed = rank[1] == computed
+        # Equal as written, the rows may still differ beyond the written decimals: any rank
+        # from the best to the worst of the tied rows is right.
+        lowest = sum(1 for other in merits if other is not None and other >= merit)
+        agreed = computed <= rank[1] <= lowest
         checked.append((game.key.file, agreed, "EVT009"))
         if not agreed:
             _report(game, rank[0], "Rank", computed, f"the order of {column}", diagnostics)

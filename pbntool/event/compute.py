@@ -93,19 +93,21 @@ def score_games(games: Sequence[GameEntry], options: EventOptions) -> EventScore
     own: dict[GameKey, ScoredResult] = {}
     credited: list[tuple[BoardResults, Sequence[ScoredResult]]] = []
     partial: set[tuple[str, str]] = set()
+    board_of: dict[GameKey, int] = {}
     for group in groups:
         spec = group_spec(group, methods) or ScoringSpec(Method.DUPLICATE)
         if spec.method in (Method.RUBBER, Method.CHICAGO):
             continue
         scoring = score_board_group(group, spec, expected.get(group.event_key))
         diagnostics.extend(scoring.problems)
+        board_of.update((game.key, len(boards)) for game in group.games)
         boards.append(scoring.board)
         own.update((result.key.game, result) for result in scoring.games)
         credited.append((scoring.board, scoring.credited))
         if scoring.partial:
             partial.add(group.event_key)
     standings = rank_standings(credited, methods, partial)
-    return EventScores(tuple(boards), tuple(standings), own, methods, tuple(diagnostics))
+    return EventScores(tuple(boards), tuple(standings), own, methods, tuple(diagnostics), board_of)
 
 
 def event_methods(

@@ -28,14 +28,18 @@ __all__ = [
 def number_text(value: float | None) -> str:
     """A score as written in tables: an integer plainly, else two decimals; ``-`` for none.
 
-    >>> number_text(3.0), number_text(0.52831), number_text(None)
-    ('3', '0.53', '-')
+    >>> number_text(3.0), number_text(3), number_text(0.52831), number_text(-0.001)
+    ('3', '3', '0.53', '0.00')
+    >>> number_text(None)
+    '-'
     """
     if value is None:
         return "-"
-    if float(value).is_integer():
+    value = round(float(value), 9)  # 4.000000000001 (a sum of averages) is 4
+    if value.is_integer():
         return str(int(value))
-    return f"{value:.2f}"
+    text = f"{value:.2f}"
+    return "0.00" if text == "-0.00" else text
 
 
 def method_label(spec: ScoringSpec) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pbntool.diagnostics import Diagnostic
 from pbntool.event.games import GameKey, ResultKey
@@ -97,7 +97,14 @@ class EventScores:
     methods: Mapping[tuple[str, str], ScoringSpec]
     """The method used for each (Event, Section)."""
     diagnostics: tuple[Diagnostic, ...] = ()
+    board_of: Mapping[GameKey, int] = field(default_factory=dict)
+    """Each game's board, as an index into ``boards``."""
 
     def game(self, key: GameKey) -> ScoredResult | None:
         """The score of a game's own result (None when it could not be scored)."""
         return self.games.get(key)
+
+    def board(self, key: GameKey) -> BoardResults | None:
+        """The board a game played (its results, the traveller's when it has one)."""
+        index = self.board_of.get(key)
+        return None if index is None else self.boards[index]

@@ -80,7 +80,8 @@ def _ranked(event: tuple[str, str], tallies: dict[str, _Tally], method: Method) 
         rows.append((name, tally, percentage, mean))
 
     def merit(row: tuple[str, _Tally, float | None, float]) -> float:
-        return row[2] if row[2] is not None else row[1].total
+        # Rounded: equal totals summed in another order must tie, not differ in the 15th digit.
+        return round(row[2] if row[2] is not None else row[1].total, 9)
 
     rows.sort(key=lambda row: (-merit(row), _natural(row[0])))
     standings: list[Standing] = []
