@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pbntool import lin, pbn, rules, scoring
+from pbntool import event, lin, pbn, rules, scoring
 from pbntool.archives import Limits
 from pbntool.batch import Batch, BatchOptions
 from pbntool.diagnostics import CATALOGUE, Code, Diagnostic, DiagnosticError, Severity
@@ -105,6 +105,7 @@ __all__ = [
     "Token",
     "Vulnerability",
     "__version__",
+    "event",
     "iter_inputs",
     "jsonio",
     "lin",

@@ -27,7 +27,8 @@ __all__ = [
 Path = tuple[Any, ...]
 """Where in a board a diagnostic points: ``("tag", name[, offset])``, ``("call", i)``,
 ``("card", trick, seat)``, ``("deal", seat)``, ``("note", section, index)``,
-``("table", name)``, ``("section", name)``, or ``("offset", n)`` for a reader finding."""
+``("table", name)``, ``("cell", table, index)`` (the index-th element of a table's data),
+``("section", name)``, or ``("offset", n)`` for a reader finding."""
 
 
 class Severity(IntEnum):
@@ -1052,6 +1053,133 @@ ARC007 = _code(
     "output {target} not written: {reason}",
     "`convert -o DIR` refused an output path: it would leave the directory, overwrite an "
     "input, or was already written for another input.",
+)
+
+# --- EVT: event scores (score --check) --------------------------------------------------------
+EVT001 = _code(
+    "EVT001",
+    ERROR,
+    "ScoreMP {stated} but the board's results give {computed}{how}",
+    "The stated matchpoints of the game differ from those recomputed over the board's results.",
+)
+EVT002 = _code(
+    "EVT002",
+    ERROR,
+    "ScoreIMP {stated} but the board's results give {computed}{how}",
+    "The stated IMPs of the game differ from those recomputed (team match, Butler or cross-IMPs).",
+)
+EVT003 = _code(
+    "EVT003",
+    ERROR,
+    "ScorePercentage {stated} but the board's results give {computed}{how}",
+    "The stated percentage of the game differs from the one recomputed over the board's results.",
+)
+EVT004 = _code(
+    "EVT004",
+    ERROR,
+    "ScoreTable {column} {stated} contradicts {contract} by {declarer} with {tricks} tricks"
+    "{vul}, which scores {computed}",
+    "A ScoreTable row's score differs from the duplicate score of its Contract, Declarer and "
+    "Result.",
+)
+EVT005 = _code(
+    "EVT005",
+    ERROR,
+    "ScoreTable {column} {stated} but the table's results give {computed}{how}",
+    "A ScoreTable row's matchpoints differ from those recomputed over the table's rows.",
+)
+EVT006 = _code(
+    "EVT006",
+    ERROR,
+    "ScoreTable {column} {stated} but the table's results give {computed}{how}",
+    "A ScoreTable row's IMPs differ from those recomputed over the table's rows.",
+)
+EVT007 = _code(
+    "EVT007",
+    ERROR,
+    "ScoreTable {column} {stated} but the table's results give {computed}{how}",
+    "A ScoreTable row's percentage differs from the one recomputed over the table's rows.",
+)
+EVT008 = _code(
+    "EVT008",
+    WARNING,
+    "ScoreTable Rank {stated} but the row's score ranks {computed}",
+    "A ScoreTable Rank that is not the best rank of the row's score among the board's results.",
+)
+EVT009 = _code(
+    "EVT009",
+    ERROR,
+    "TotalScoreTable {column} {stated} but {detail} gives {computed}",
+    "A TotalScoreTable value that disagrees with the other values of its row, the ranking, or "
+    "the pair's results on the boards.",
+)
+EVT010 = _code(
+    "EVT010",
+    ERROR,
+    "ScoreRubber {stated} but the deal scores {computed} ({kind})",
+    "The stated above/below-the-line score of a rubber or Chicago deal differs from the one "
+    "computed from the sequence of deals.",
+)
+EVT011 = _code(
+    "EVT011",
+    ERROR,
+    "ScoreRubberHistory {stated} but the deals before it give {computed}",
+    "The stated rubber score before the deal differs from the one the earlier deals give.",
+)
+EVT012 = _code(
+    "EVT012",
+    ERROR,
+    "Vulnerable {stated} but ScoreRubberHistory {history} makes {expected} vulnerable",
+    "In rubber bridge a side that has won a game is vulnerable; the Vulnerable tag disagrees "
+    "with the stated ScoreRubberHistory.",
+)
+EVT013 = _code(
+    "EVT013",
+    WARNING,
+    "Vulnerable {stated} but {reason} gives {expected}",
+    "The vulnerability of a rubber deal (games won) or a Chicago deal (its place in the cycle) "
+    "differs from the Vulnerable tag.",
+)
+EVT014 = _code(
+    "EVT014",
+    ERROR,
+    "OptimumScore {stated} {detail}",
+    "The stated par score cannot be right: no contract scores it at this vulnerability, or it "
+    "is not the par of the OptimumResultTable.",
+)
+EVT015 = _code(
+    "EVT015",
+    WARNING,
+    "board {board}: {detail}",
+    "The tables of a team match cannot be told apart or paired by their Room tags.",
+)
+EVT016 = _code(
+    "EVT016",
+    INFO,
+    "board {board} of event {event} has another deal than the one at {file}:{line}; "
+    "scored as a different board{more}",
+    "Games of one file with the same Event, Section and Board number but different deals "
+    "(rounds that reuse board numbers): they are different boards.  Reported once per file.",
+)
+EVT017 = _code(
+    "EVT017",
+    INFO,
+    "{what} follow {variant}; checked as such",
+    "The file's values follow a known variant of the scoring method rather than the default "
+    "one (PBN says which only through the Scoring tag).",
+)
+EVT018 = _code(
+    "EVT018",
+    WARNING,
+    "the game's own result ({score}) is not a row of its ScoreTable",
+    "A ScoreTable is the traveller of the board; it should include the game's own result.",
+)
+EVT019 = _code(
+    "EVT019",
+    INFO,
+    "{name} {stated} is not checked: {reason}",
+    "A stated score that cannot be recomputed (no other result to compare with, an "
+    "unknown contract, an unreadable value).",
 )
 
 # --- INT: our own failures ----------------------------------------------------------------

@@ -172,6 +172,12 @@ FAMILIES: tuple[Family, ...] = (
         "`convert -o DIR`.",
     ),
     Family(
+        "EVT",
+        "EVT: event scores",
+        "What `score --check` finds: stated matchpoints, IMPs, percentages, score tables, rubber "
+        "scores and par scores compared with what the results of the event give.",
+    ),
+    Family(
         "INT",
         "INT: internal errors",
         "Failures of pbntool itself; the rest of the input is skipped and the bug should be "

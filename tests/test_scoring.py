@@ -139,8 +139,13 @@ def test_imps_between_printed_bands_take_the_lower_band() -> None:
     assert imps(425) == 9
 
 
-def test_doctests_pass() -> None:
-    results = doctest.testmod(scoring)
+@pytest.mark.parametrize(
+    "module",
+    [scoring.duplicate, scoring.matchpoints, scoring.comparison, scoring.rubber, scoring.methods],
+    ids=lambda module: module.__name__,
+)
+def test_doctests_pass(module: object) -> None:
+    results = doctest.testmod(module)  # type: ignore[arg-type]
     assert results.attempted > 0
     assert results.failed == 0
 

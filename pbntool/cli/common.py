@@ -26,7 +26,7 @@ from typing import Annotated, Any, TextIO, TypeVar, cast
 import typer
 
 from pbntool.archives import Limits
-from pbntool.batch import Batch, BatchOptions, UsageError
+from pbntool.batch import Batch, BatchOptions, Tally, UsageError
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format, read_input
 from pbntool.inputs import Selection, iter_inputs
@@ -87,12 +87,15 @@ class Report:
     boards: int = 0
     by_severity: Counter[Severity] = field(default_factory=Counter)
     unreadable: int = 0
+    tally: Tally = field(default_factory=Tally)
+    """The same counts as a batch keeps, for the same summary lines."""
 
     def count(self, record: Record, diagnostics: Iterable[Diagnostic]) -> None:
         if record.board is not None:
             self.boards += 1
         for diagnostic in diagnostics:
             self.by_severity[diagnostic.severity] += 1
+            self.tally.by_code[diagnostic.code, int(diagnostic.severity)] += 1
             if is_unreadable(diagnostic):
                 self.unreadable += 1
 
@@ -104,14 +107,11 @@ class Report:
         return EXIT_FINDINGS if failing else EXIT_OK
 
     def summary(self) -> str:
-        counts = ", ".join(
-            plural(self.by_severity[severity], severity.label)
-            for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO)
-        )
-        files = plural(self.inputs, "input")
-        boards = plural(self.boards, "board")
-        unreadable = f", {self.unreadable} unreadable" if self.unreadable else ""
-        return f"pbntool: {files}, {boards}: {counts}{unreadable}"
+        """The summary lines of a batch run (counts and time, then findings by code)."""
+        tally = self.tally
+        tally.inputs, tally.boards, tally.unreadable = self.inputs, self.boards, self.unreadable
+        tally.by_severity = Counter({int(s): n for s, n in self.by_severity.items()})
+        return "\n".join(tally.summary_lines())
 
 
 CommandT = TypeVar("CommandT", bound=Callable[..., None])
@@ -161,6 +161,21 @@ def iter_records(paths: list[str], report: Report, form: Format | None = None) -
     for source in iter_inputs(paths):
         report.inputs += 1
         yield from read_input(source, form)
+
+
+def iter_batch_records(inputs: BatchOptions, report: Report) -> Iterator[Record]:
+    """The records of a batch's inputs read in this process, in order (for commands that need
+    every record in one place: event scoring, LIN output); archives, ``--include``,
+    ``--exclude`` and ``--files-from`` apply as in parallel runs."""
+    from pbntool.batch import listed_paths
+
+    paths = [*inputs.paths, *([] if inputs.files_from is None else listed_paths(inputs.files_from))]
+    for source in iter_inputs(paths, inputs.selection):
+        report.inputs += 1
+        yield from read_input(source, inputs.form)
+        failure = source.failure()
+        if failure is not None:
+            yield Record(None, (failure,), source.name, failure.line or 0)
 
 
 def select_codes(

@@ -10,8 +10,8 @@ from typing import Annotated, TextIO
 
 import typer
 
-from pbntool.batch import Batch, BatchOptions, UsageError, listed_paths
-from pbntool.cli.common import Report, app, batch_command, iter_records, pipe_safe
+from pbntool.batch import Batch, BatchOptions, UsageError
+from pbntool.cli.common import Report, app, batch_command, iter_batch_records, pipe_safe
 from pbntool.diagnostics import Severity
 from pbntool.formats import Format
 from pbntool.outputs import Destination, DirectoryDestination, FileDestination, StreamDestination
@@ -99,14 +99,13 @@ def _convert_in_one_process(
 ) -> int:
     """Every record through one writer in this process (writers that are no FragmentWriter)."""
     report = Report(inputs.fail_on)
-    paths = [*inputs.paths, *([] if inputs.files_from is None else listed_paths(inputs.files_from))]
     with ExitStack() as stack:
         stream: TextIO = sys.stdout
         if output:
             file = open(output, "w", encoding="utf-8", newline="")  # noqa: SIM115 - the stack
             stream = stack.enter_context(file)
         writer = open_writer(to, stream)
-        for record in iter_records(paths, report, inputs.form):
+        for record in iter_batch_records(inputs, report):
             found = list(validate_record(record) if check else record.diagnostics)
             if record.board is not None:
                 found.extend(

@@ -1,18 +1,95 @@
-"""``pbntool score``: every board rescored beside the score its file states."""
+"""``pbntool score``: the duplicate score of every board, or an event scored with a method
+(matchpoints, IMPs, Butler, cross-IMPs, board-a-match, total points, rubber, Chicago), or the
+check of the scores the files state (``--check``)."""
 
 from __future__ import annotations
 
+import json
 import sys
-from typing import Annotated
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Annotated, TextIO
 
 import typer
 
 from pbntool.batch import Batch, BatchOptions
-from pbntool.cli.common import OutputFormat, app, batch_command, pipe_safe, write_chunks
-from pbntool.scoring_report import ScoreLine
+from pbntool.cli.common import (
+    OutputFormat,
+    Report,
+    app,
+    batch_command,
+    iter_batch_records,
+    pipe_safe,
+    print_diagnostic,
+    write_chunks,
+)
+from pbntool.diagnostics import Diagnostic, Severity
+from pbntool.event.annotate import Keyed, annotate_boards, annotate_rubber_boards
+from pbntool.event.check import CheckOptions, check_event
+from pbntool.event.games import GameEntry, game_entry
+from pbntool.event.grouping import GroupBy
+from pbntool.event.render import (
+    render_json,
+    render_rubbers_json,
+    render_rubbers_text,
+    render_text,
+)
+from pbntool.event.run import ScoreRun, names_a_method, run_scores
+from pbntool.records import Record
+from pbntool.scoring.comparison import CrossAverage
+from pbntool.scoring.matchpoints import MatchpointScale
+from pbntool.scoring.methods import Method, ScoringSpec
+from pbntool.scoring_report import ScoreLine, score_record
 from pbntool.tasks import ScoreTask
+from pbntool.writers import PbnWriter
 
 __all__ = ["score"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Io:
+    """Where a run reads and writes."""
+
+    inputs: BatchOptions
+    output_format: ScoreFormat
+    out: TextIO
+    report: Report
+    quiet: bool
+
+
+class ScoreFormat(StrEnum):
+    """How scores are written."""
+
+    text = "text"
+    json = "json"
+    pbn = "pbn"
+
+
+class CrossOption(StrEnum):
+    """How cross-IMPs are averaged."""
+
+    total = "total"
+    score = "score"
+    comparison = "comparison"
+
+
+_CROSS = {
+    CrossOption.total: CrossAverage.TOTAL,
+    CrossOption.score: CrossAverage.PER_SCORE,
+    CrossOption.comparison: CrossAverage.PER_COMPARISON,
+}
+
+MethodOption = Annotated[
+    Method | None,
+    typer.Option(
+        "--method",
+        "-m",
+        case_sensitive=False,
+        help="Scoring method (default: each event's Scoring tag, else duplicate scores).",
+    ),
+]
 
 
 @app.command()
@@ -20,13 +97,211 @@ __all__ = ["score"]
 @batch_command
 def score(
     inputs: BatchOptions,
+    method: MethodOption = None,
+    group_by: Annotated[
+        GroupBy,
+        typer.Option(
+            "--group-by", case_sensitive=False, help="How results of one board are found."
+        ),
+    ] = GroupBy.AUTO,
     output_format: Annotated[
-        OutputFormat, typer.Option("--format", help="text table or JSON lines.")
-    ] = OutputFormat.text,
+        ScoreFormat,
+        typer.Option("--format", case_sensitive=False, help="text table, JSON lines or PBN."),
+    ] = ScoreFormat.text,
+    check: Annotated[
+        bool, typer.Option("--check", help="Check the scores the files state (EVT diagnostics).")
+    ] = False,
+    tolerance: Annotated[
+        float | None,
+        typer.Option(help="--check: allowed difference (default: the stated value's precision)."),
+    ] = None,
+    scale: Annotated[
+        MatchpointScale | None,
+        typer.Option("--scale", case_sensitive=False, help="Matchpoints: MP1 (2/1) or MP2 (1/½)."),
+    ] = None,
+    neuberg: Annotated[
+        bool, typer.Option(help="Matchpoints: Neuberg's formula for boards with fewer results.")
+    ] = True,
+    discard: Annotated[
+        int, typer.Option(min=0, help="Butler: extreme scores left out at each end of the datum.")
+    ] = 1,
+    cross: Annotated[
+        CrossOption,
+        typer.Option(
+            case_sensitive=False,
+            help="Cross-IMPs: the total, or averaged per score or per comparison.",
+        ),
+    ] = CrossOption.comparison,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+    ] = None,
 ) -> None:
-    """Rescore every board (duplicate) and show it beside the score the file states."""
-    batch = Batch(inputs, ScoreTask(output_format, inputs.quiet))
-    if output_format is OutputFormat.text:
+    """Rescore every board, score an event with a method, or check the stated scores.
+
+    Without --method and without a Scoring tag naming one, each board's duplicate score is
+    listed beside the score its file states (as JSON lines with --format json).  Event
+    scoring and --check read every input in one process before they write; --method
+    duplicate streams, in parallel with -j.
+    """
+    if method is Method.DUPLICATE and output is None and output_format is not ScoreFormat.pbn:
+        _parallel_listing(inputs, output_format)
+    spec = None
+    if method is not None:
+        spec = ScoringSpec(
+            method,
+            scale=scale or MatchpointScale.MP1,
+            neuberg=neuberg,
+            discard=discard,
+            cross=_CROSS[cross],
+        )
+    report = Report(inputs.fail_on)
+    quiet = inputs.quiet
+    with ExitStack() as stack:
+        out: TextIO = sys.stdout
+        if output:
+            out = stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
+        io = _Io(inputs, output_format, out, report, quiet)
+        if check:
+            _check(io, CheckOptions(spec, group_by, tolerance))
+        elif method is Method.DUPLICATE:
+            _duplicate_listing(io)
+        else:
+            _event(io, spec, group_by)
+        out.flush()
+    if not quiet:
+        typer.echo(report.summary(), err=True)
+    raise typer.Exit(report.exit_code)
+
+
+def _parallel_listing(inputs: BatchOptions, output_format: ScoreFormat) -> None:
+    """The duplicate listing, board by board as the workers score them (``-j``)."""
+    form = OutputFormat.json if output_format is ScoreFormat.json else OutputFormat.text
+    batch = Batch(inputs, ScoreTask(form, inputs.quiet))
+    if form is OutputFormat.text:
         sys.stdout.write(ScoreLine.header() + "\n")
     write_chunks(batch)
     raise typer.Exit(batch.finish())
+
+
+def _records(io: _Io) -> Iterator[Record]:
+    """Every record, streamed: counted, its reader errors printed on stderr."""
+    for record in iter_batch_records(io.inputs, io.report):
+        io.report.count(record, record.diagnostics)
+        _print_errors(record.diagnostics, io.quiet)
+        yield record
+
+
+def _print_errors(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], quiet: bool) -> None:
+    if quiet:
+        return
+    for diagnostic in diagnostics:
+        if diagnostic.severity >= Severity.ERROR:
+            print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
+
+
+# --- the duplicate listing --------------------------------------------------------------------
+
+
+def _duplicate_listing(io: _Io) -> None:
+    """Streamed: one line per board as it is read (``--format pbn`` rewrites the boards)."""
+    writer = PbnWriter(io.out) if io.output_format is ScoreFormat.pbn else None
+    if io.output_format is ScoreFormat.text:
+        io.out.write(ScoreLine.header() + "\n")
+    for record in _records(io):
+        if writer is not None:
+            if record.board is not None:
+                writer.write(record.board, record.file)
+            continue
+        line = score_record(record)
+        if line is not None:
+            _write_line(line, io.output_format, io.out)
+    if writer is not None:
+        writer.close()
+
+
+def _write_line(line: ScoreLine, output_format: ScoreFormat, out: TextIO) -> None:
+    out.write(json.dumps(line.to_dict()) if output_format is ScoreFormat.json else line.text())
+    out.write("\n")
+
+
+# --- events --------------------------------------------------------------------------------------
+
+
+def _event(io: _Io, spec: ScoringSpec | None, group_by: GroupBy) -> None:
+    """Read everything, then score each event with its method; with no method anywhere, the
+    duplicate listing as ``_duplicate_listing`` writes it."""
+    games: list[GameEntry] = []
+    lines: list[ScoreLine] = []
+    boards: list[Keyed] = []
+    for record in _records(io):
+        entry = game_entry(record)
+        if entry is None or record.board is None:
+            continue
+        games.append(entry)
+        if io.output_format is ScoreFormat.pbn:
+            boards.append((entry.key, record.board))
+        line = score_record(record)
+        if line is not None and spec is None:
+            lines.append(line)
+    if spec is None and not names_a_method(games, group_by):
+        _write_listing(lines, boards, io)
+        return
+    run = run_scores(games, spec, group_by)
+    if run.scores is not None and not io.quiet:
+        for diagnostic in run.scores.diagnostics:
+            print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
+    _write_run(run, boards, io)
+
+
+def _write_listing(lines: list[ScoreLine], boards: list[Keyed], io: _Io) -> None:
+    """No method anywhere: today's duplicate listing (the boards unchanged for PBN)."""
+    if io.output_format is ScoreFormat.pbn:
+        _write_boards(boards, io.out)
+        return
+    if io.output_format is ScoreFormat.text:
+        io.out.write(ScoreLine.header() + "\n")
+    for line in lines:
+        _write_line(line, io.output_format, io.out)
+
+
+def _write_boards(boards: Iterable[Keyed], out: TextIO) -> None:
+    writer = PbnWriter(out)
+    for _, board in boards:
+        writer.write(board)
+    writer.close()
+
+
+def _write_run(run: ScoreRun, boards: list[Keyed], io: _Io) -> None:
+    if io.output_format is ScoreFormat.pbn:
+        annotated: Iterable[Keyed] = boards
+        if run.scores is not None:
+            annotated = annotate_boards(annotated, run.scores)
+        for kind, sessions in run.rubbers:
+            annotated = annotate_rubber_boards(annotated, sessions, kind)
+        _write_boards(annotated, io.out)
+        return
+    as_json = io.output_format is ScoreFormat.json
+    if run.scores is not None:
+        for text in render_json(run.scores) if as_json else render_text(run.scores):
+            io.out.write(text + "\n")
+    for kind, sessions in run.rubbers:
+        rendered = render_rubbers_json if as_json else render_rubbers_text
+        for text in rendered(sessions, kind):
+            io.out.write(text + "\n")
+
+
+# --- --check -------------------------------------------------------------------------------------
+
+
+def _check(io: _Io, options: CheckOptions) -> None:
+    """The findings on stdout (text, or JSON with --format json), a summary per file on
+    stderr; the exit code is 1 when a stated value disagrees (an error)."""
+    found = check_event(_records(io), options)
+    form = OutputFormat.json if io.output_format is ScoreFormat.json else OutputFormat.text
+    for diagnostic in found.diagnostics:
+        print_diagnostic(diagnostic, form, io.out)
+        io.report.by_severity[diagnostic.severity] += 1
+    if not io.quiet:
+        for summary in found.summaries:
+            if summary.checked:
+                typer.echo(summary.text(), err=True)

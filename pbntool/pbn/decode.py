@@ -62,6 +62,7 @@ from pbntool.pbn.sections import (
     decode_note,
     decode_play_data,
     decode_table,
+    element_offsets,
 )
 from pbntool.pbn.supplemental import SUPPLEMENTAL_CHECKS, check_supplemental
 from pbntool.pbn.tags import (
@@ -132,6 +133,8 @@ class SourceMap:
     notes: dict[tuple[str, int], int] = field(default_factory=dict)
     hands: dict[Seat, int] = field(default_factory=dict)
     tables: dict[str, int] = field(default_factory=dict)
+    cells: dict[str, list[int]] = field(default_factory=dict)
+    """The offset of each element of a table's data, by table name."""
     _line_starts: list[int] | None = None
 
     def offset(self, path: Path | None) -> int | None:
@@ -158,7 +161,15 @@ class SourceMap:
             found = self._section(str(path[1]))
         elif kind == "table":
             found = self.tables.get(str(path[1]))
+        elif kind == "cell":
+            found = self._cell(str(path[1]), int(path[2]))
         return found
+
+    def _cell(self, table: str, index: int) -> int | None:
+        cells = self.cells.get(table)
+        if cells is None or not 0 <= index < len(cells):
+            return self.tables.get(table)
+        return cells[index]
 
     def _call(self, index: int) -> int | None:
         data = self.auction
@@ -600,6 +611,8 @@ def _decode_tables(game: _Game) -> tuple[Table, ...]:
             raw_tag.name, header, raw_tag.data or [], known and not encoded
         )
         game.source.tables[raw_tag.name] = raw_tag.offset
+        if known and table.rows:
+            game.source.cells[raw_tag.name] = element_offsets(raw_tag.data or [])
         game.diagnostics.extend(problems)
         if any(piece[0] == "comment" for piece in raw_tag.data or []):
             game.diagnostics.append(PBN009.at(("offset", raw_tag.offset), name=raw_tag.name))

@@ -53,6 +53,7 @@ __all__ = [
     "decode_note",
     "decode_play_data",
     "decode_table",
+    "element_offsets",
 ]
 
 
@@ -127,6 +128,21 @@ def _iter_words(pieces: list[Piece]) -> Iterator[tuple[str | None, Comment | Non
             yield text, None
         else:
             yield None, comment
+
+
+def element_offsets(pieces: list[Piece]) -> list[int]:
+    """The offset of each element of section data, in the order ``decode_table`` reads them
+    (a table cell's position is its row times the column count plus its column)."""
+    offsets: list[int] = []
+    for kind, text, offset, _comment in pieces:
+        if kind == "data":
+            offsets.extend(offset + match.start() for match in _WORD.finditer(text))
+        elif kind == "string":
+            offsets.append(offset)
+    return offsets
+
+
+_WORD = re.compile(r"\S+")
 
 
 @dataclass(slots=True)

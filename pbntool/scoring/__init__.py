@@ -1,0 +1,90 @@
+"""Scoring as pure functions: the duplicate score of one board, and the methods that compare
+the results of a board across tables or chain deals into a rubber or a Chicago.
+
+- ``duplicate``: the Laws' duplicate score, the 16-board cycle, the IMP scale.
+- ``matchpoints``: MP1/MP2 matchpoints, percentages, Neuberg, artificial scores (A, A+, A-).
+- ``comparison``: IMPs for teams, Butler datums, cross-IMPs, board-a-match.
+- ``rubber``: rubber bridge and Chicago, above and below the line, honours, the PBN tags
+  ``ScoreRubber`` and ``ScoreRubberHistory``.
+- ``methods``: the method names of ``score --method`` and the PBN ``Scoring`` tag.
+- ``par``: what can be said of a par score without a double-dummy solver.
+
+Grouping the results of an event and writing scores back into files belong to
+``pbntool.event``.
+"""
+
+from __future__ import annotations
+
+from pbntool.scoring import comparison, duplicate, matchpoints, methods, par, rubber
+from pbntool.scoring.comparison import (
+    CrossAverage,
+    board_a_match,
+    butler_datum,
+    cross_imps,
+    field_board_a_match,
+    team_imps,
+)
+from pbntool.scoring.duplicate import (
+    board_dealer,
+    board_vulnerability,
+    duplicate_score,
+    imps,
+    score_ns,
+)
+from pbntool.scoring.matchpoints import (
+    Artificial,
+    FieldEntry,
+    MatchpointScale,
+    MatchpointScore,
+    PercentBase,
+    matchpoint_top,
+    neuberg,
+    score_matchpoints,
+)
+from pbntool.scoring.methods import Method, ScoringSpec
+from pbntool.scoring.rubber import (
+    DealPlay,
+    Line,
+    RubberKind,
+    RubberSession,
+    RubberState,
+    honours,
+    score_sequence,
+)
+
+__all__ = [
+    "Artificial",
+    "CrossAverage",
+    "DealPlay",
+    "FieldEntry",
+    "Line",
+    "MatchpointScale",
+    "MatchpointScore",
+    "Method",
+    "PercentBase",
+    "RubberKind",
+    "RubberSession",
+    "RubberState",
+    "ScoringSpec",
+    "board_a_match",
+    "board_dealer",
+    "board_vulnerability",
+    "butler_datum",
+    "comparison",
+    "cross_imps",
+    "duplicate",
+    "duplicate_score",
+    "field_board_a_match",
+    "honours",
+    "imps",
+    "matchpoint_top",
+    "matchpoints",
+    "methods",
+    "neuberg",
+    "par",
+    "rubber",
+    "score_matchpoints",
+    "score_ns",
+    "score_sequence",
+    "team_imps",
+]
