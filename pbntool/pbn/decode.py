@@ -132,6 +132,9 @@ class SourceMap:
     notes: dict[tuple[str, int], int] = field(default_factory=dict)
     hands: dict[Seat, int] = field(default_factory=dict)
     tables: dict[str, int] = field(default_factory=dict)
+    raw: RawGame | None = None
+    """The game as parsed: every tag pair in source order with its offsets and section data
+    (for edits in place, ``pbntool fix``)."""
     _line_starts: list[int] | None = None
 
     def offset(self, path: Path | None) -> int | None:
@@ -239,7 +242,7 @@ def decode_game(raw: RawGame, context: FileContext) -> DecodedGame | None:
     if not raw.tags:
         context.pending_commentary.extend(raw.commentary)
         return None
-    game = _Game(raw, context, SourceMap(raw.block), list(raw.diagnostics))
+    game = _Game(raw, context, SourceMap(raw.block, raw=raw), list(raw.diagnostics))
     commentary = tuple(context.pending_commentary) + tuple(raw.commentary)
     context.pending_commentary = []
     _read_tags(game)

@@ -39,6 +39,7 @@ __all__ = [
     "is_slot_card",
     "sequence_play",
     "trick_winner",
+    "tricks_decided",
     "trump_of",
 ]
 
@@ -426,6 +427,21 @@ def check_result(board: Board) -> Iterator[Diagnostic]:
     masks = _hand_masks(board.deal) if board.deal is not None else None
     tally = _drain(_check_play(board, board.play, outcome, masks))
     yield from _check_result(board, tally)
+
+
+def tricks_decided(board: Board) -> tuple[int, int] | None:
+    """``(won, lost)``: the tricks declarer's side and the defenders won in the play, counted
+    exactly as ``check_result`` counts them (the stated contract and declarer, else the
+    auction's; tricks in order until one whose winner cannot be known).
+
+    None when the play cannot be followed: no play, no strain or declarer, an end position.
+    """
+    if board.play is None:
+        return None
+    outcome = auction_outcome(board.auction) if board.auction is not None else None
+    masks = _hand_masks(board.deal) if board.deal is not None else None
+    tally = _drain(_check_play(board, board.play, outcome, masks))
+    return None if tally is None else (tally.won, tally.lost)
 
 
 def _drain(checks: Generator[Diagnostic, None, _Tally | None]) -> _Tally | None:

@@ -1,0 +1,586 @@
+"""What a record determines about itself: the tag values ``pbntool fix`` fills in or corrects.
+
+Pure functions over the model: no positions, no text layout, so the fixer of any format can
+use them.  Each step looks at the board *as it will be written*: a step that changes the
+contract changes what the Result and Score steps see, and a step left out by ``only`` leaves
+its tag as the file has it, which is what the later steps then use (so a Score computed
+under ``--only Score`` agrees with the Contract the file keeps).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from pbntool.diagnostics import (
+    FIX001,
+    FIX002,
+    FIX003,
+    FIX004,
+    FIX005,
+    FIX006,
+    FIX007,
+    Code,
+    Severity,
+)
+from pbntool.fix.forms import ScoreForm, SideForm, format_side_score, read_side_form
+from pbntool.model import (
+    ALL_CARDS,
+    Board,
+    Card,
+    Contract,
+    Hand,
+    Result,
+    Score,
+    Seat,
+    SectionEnd,
+    Tag,
+    Vulnerability,
+)
+from pbntool.pbn import values
+from pbntool.rules import (
+    AuctionOutcome,
+    auction_outcome,
+    check_auction,
+    check_play,
+    sequence_play,
+    trick_winner,
+    tricks_decided,
+)
+from pbntool.scoring import board_dealer, board_vulnerability, score_ns
+
+__all__ = ["VALUE_TAGS", "ValueFix", "derive_fixes", "quoted"]
+
+_FULL_DECK = sum(card.bit for card in ALL_CARDS)
+_FULL_HAND = 13
+_STRAIN_WORDS = ("clubs", "diamonds", "hearts", "spades", "notrump")
+_DEFAULT_FORM = ScoreForm()
+_NON_CYCLE_SCORING = ("rubber", "chicago")
+"""Scoring methods whose vulnerability does not follow the 16-board cycle."""
+
+
+@dataclass(frozen=True, slots=True)
+class ValueFix:
+    """A tag value the record determines, different from what the file says.
+
+    ``old`` is the value as the file gives it (None when the tag is absent); ``new`` replaces
+    the part ``span`` of it (the whole value when ``span`` is None; ``(n, n)`` inserts).
+    ``arguments`` fill the code's message.
+    """
+
+    code: Code
+    tag: str
+    old: str | None
+    new: str
+    arguments: dict[str, object] = field(default_factory=dict)
+    span: tuple[int, int] | None = None
+
+    @property
+    def new_value(self) -> str:
+        """The whole value after the change."""
+        if self.span is None or self.old is None:
+            return self.new
+        start, end = self.span
+        return self.old[:start] + self.new + self.old[end:]
+
+
+def quoted(value: str | None) -> str:
+    """A value for a message: ``"N"``, or ``absent`` for a tag that is not there."""
+    return "absent" if value is None else f'"{value}"'
+
+
+VALUE_TAGS = ("Dealer", "Vulnerable", "Deal", "Contract", "Declarer", "Result", "Score")
+"""The tags ``derive_fixes`` fills in or corrects, in the order it decides them."""
+
+
+def derive_fixes(
+    board: Board,
+    *,
+    only: Iterable[str] = VALUE_TAGS,
+    score_form: ScoreForm = _DEFAULT_FORM,
+) -> list[ValueFix]:
+    """Every tag value of ``VALUE_TAGS`` (restricted to ``only``) that the record determines
+    and states otherwise or not at all.
+
+    Args:
+        board: The board as read.
+        only: The tags that may change.
+        score_form: How to write a Score where the board has none to copy the form of.
+
+    Returns:
+        The fixes, in the order of ``VALUE_TAGS``.
+    """
+    chosen = set(only)
+    state = _State(board, score_form)
+    fixes: list[ValueFix] = []
+    for name, step in _STEPS:
+        if name in chosen:
+            fix = step(state)
+            if fix is not None:
+                fixes.append(fix)
+                state.apply(fix)
+    return fixes
+
+
+@dataclass
+class _State:
+    """The board as it will be written, updated after each fix."""
+
+    board: Board
+    score_form: ScoreForm
+    written: dict[str, str | None] = field(init=False)
+    outcome: AuctionOutcome | None = field(init=False)
+    auction_usable: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.written = {}
+        for tag in self.board.tags:
+            if tag.name not in self.written and not tag.duplicate:
+                self.written[tag.name] = None if tag.written or tag.inherited else tag.value
+        self.outcome, self.auction_usable = _usable_outcome(self.board)
+
+    def present(self, name: str) -> bool:
+        return name in self.written
+
+    def value(self, name: str) -> str | None:
+        """The value as written (None when absent or inherited with ``#``/``##``)."""
+        return self.written.get(name)
+
+    def editable(self, name: str) -> bool:
+        """Absent, or present with a value written in this game (not inherited)."""
+        return name not in self.written or self.written[name] is not None
+
+    def unknown(self, name: str) -> bool:
+        """Absent, or ``?`` or ``""``."""
+        if name not in self.written:
+            return True
+        value = self.written[name]
+        return value is not None and value.strip() in values.UNKNOWN_VALUES
+
+    def apply(self, fix: ValueFix) -> None:
+        new = fix.new_value
+        self.written[fix.tag] = new
+        self.board = _with_value(self.board, fix.tag, new)
+
+    @property
+    def passed_out(self) -> bool:
+        contract = self.board.contract
+        return contract is not None and contract.is_passed_out
+
+
+def _with_value(board: Board, name: str, value: str) -> Board:
+    """The board with one tag's value (and the typed field it decodes to) replaced."""
+    tags = _replace_tag(board.tags, name, value)
+    changes: dict[str, object] = {}
+    if name == "Dealer":
+        changes["dealer"] = values.decode_seat(value, "Dealer")[0]
+    elif name == "Vulnerable":
+        changes["vulnerability"] = values.decode_vulnerable(value)[0]
+    elif name == "Deal":
+        changes["deal"] = values.decode_deal(value)[0]
+    elif name == "Contract":
+        changes["contract"] = values.decode_contract(value)[0]
+    elif name == "Declarer":
+        changes["declarer"] = values.decode_seat(value.lstrip("^"), "Declarer")[0]
+        changes["declarer_irregular"] = value.startswith("^")
+    elif name == "Result":
+        declarer = board.declarer
+        tricks, irregular, _ = values.decode_result(value, declarer)
+        changes["result"] = None if tricks is None else Result(tricks, irregular)
+    elif name == "Score":
+        changes["score"] = values.decode_score("Score", value)[0]
+    return dataclasses.replace(board, tags=tags, **changes)  # type: ignore[arg-type]
+
+
+def _replace_tag(tags: tuple[Tag, ...], name: str, value: str) -> tuple[Tag, ...]:
+    for index, tag in enumerate(tags):
+        if tag.name == name and not tag.duplicate:
+            return (*tags[:index], tag._replace(value=value), *tags[index + 1 :])
+    return (*tags, Tag(name, value))
+
+
+def _usable_outcome(board: Board) -> tuple[AuctionOutcome | None, bool]:
+    """The auction's outcome, and whether it may decide the contract and declarer: complete,
+    every call readable, and no call the Laws forbid."""
+    if board.auction is None:
+        return None, False
+    outcome = auction_outcome(board.auction)
+    usable = (
+        outcome.complete
+        and outcome.contract is not None
+        and outcome.checked == len(board.auction.calls)
+        and not any(d.severity is Severity.ERROR for d in check_auction(board.auction))
+    )
+    return outcome, usable
+
+
+# --- Dealer and Vulnerable ---------------------------------------------------------------------
+
+
+def _fix_dealer(state: _State) -> ValueFix | None:
+    if not (state.unknown("Dealer") and state.editable("Dealer")):
+        return None
+    board = state.board
+    auction = board.auction
+    if auction is not None and auction.calls:
+        seat, reason = auction.first, f"the auction starts with {auction.first.name_title}"
+    elif board.number is not None:
+        seat = board_dealer(board.number)
+        reason = f"board {board.number} of the 16-board cycle"
+    else:
+        return None
+    return ValueFix(FIX001, "Dealer", state.value("Dealer"), seat.letter, {"reason": reason})
+
+
+def _fix_vulnerable(state: _State) -> ValueFix | None:
+    board = state.board
+    if board.number is None or not (state.unknown("Vulnerable") and state.editable("Vulnerable")):
+        return None
+    scoring = " ".join(filter(None, (board.tag("Scoring"), board.tag("Competition")))).lower()
+    if any(word in scoring for word in _NON_CYCLE_SCORING):
+        return None
+    new = str(board_vulnerability(board.number))
+    return ValueFix(FIX002, "Vulnerable", state.value("Vulnerable"), new, {"board": board.number})
+
+
+# --- The deal ----------------------------------------------------------------------------------
+
+
+def _fix_deal(state: _State) -> ValueFix | None:
+    """The fourth hand when three full hands are known: the 13 cards they do not hold."""
+    board, written = state.board, state.value("Deal")
+    deal = board.deal
+    if deal is None or written is None or sum(hand is None for hand in deal.hands) != 1:
+        return None
+    known = [hand.mask for hand in deal.hands if hand is not None]
+    union = known[0] | known[1] | known[2]
+    if any(mask.bit_count() != _FULL_HAND for mask in known) or union.bit_count() != 39:
+        return None
+    seat = next(seat for seat in Seat if deal.hands[seat] is None)
+    hand = str(Hand.from_mask(_FULL_DECK & ~union))
+    _, _, offsets = values.decode_deal(written)
+    arguments: dict[str, object] = {"seat": seat.letter, "new": f'"{hand}"'}
+    if seat in offsets:
+        start = offsets[seat]
+        if written[start : start + 2].rstrip() != "-":
+            return None  # not a "-" but a hand we could not read: leave it to validate
+        return ValueFix(
+            FIX003, "Deal", written, hand, arguments | {"old": '"-"'}, (start, start + 1)
+        )
+    if len(offsets) != 3:
+        return None
+    end = len(written.rstrip())
+    return ValueFix(FIX003, "Deal", written, " " + hand, arguments | {"old": "absent"}, (end, end))
+
+
+# --- Contract and Declarer from the auction ----------------------------------------------------
+
+
+def _fix_contract(state: _State) -> ValueFix | None:
+    """The auction's contract where the Contract is missing, unknown or unreadable; where it
+    contradicts the auction, only when the stated Score sides with the auction.
+
+    Real files whose Contract contradicts the auction nearly always hold the auction of the
+    other room or board (the Score and the play agree with the Contract), so the auction
+    alone is no reason to overwrite a Contract.
+    """
+    outcome = state.outcome
+    if not state.auction_usable or outcome is None or outcome.contract is None:
+        return None
+    if not state.editable("Contract"):
+        return None
+    derived = outcome.contract
+    stated = state.board.contract
+    if not state.unknown("Contract") and stated is not None:
+        if stated.level is None or _same_contract(stated, derived):
+            return None  # agrees, or an end position (a denomination only) the auction cannot judge
+        declarer = state.board.declarer
+        if not _score_prefers(state.board, (derived, outcome.declarer), (stated, declarer)):
+            return None
+        reason = "the auction ends in it, and the Score is its score"
+        return ValueFix(
+            FIX004, "Contract", state.value("Contract"), str(derived), {"reason": reason}
+        )
+    reason = "the auction ends in it"
+    return ValueFix(FIX004, "Contract", state.value("Contract"), str(derived), {"reason": reason})
+
+
+def _same_contract(one: Contract, other: Contract) -> bool:
+    return (one.level, one.strain, one.doubling) == (other.level, other.strain, other.doubling)
+
+
+def _fix_declarer(state: _State) -> ValueFix | None:
+    """The auction's declarer where the Declarer is missing, unknown or unreadable; where it
+    contradicts the auction, only when the opening lead or the Score sides with the auction.
+    Empty on a passed-out board."""
+    if not state.editable("Declarer"):
+        return None
+    written = state.value("Declarer")
+    board = state.board
+    if _passed_out(state):
+        if written is not None and written.strip() == "":
+            return None
+        return ValueFix(FIX005, "Declarer", written, "", {"reason": "the board was passed out"})
+    outcome = state.outcome
+    if not state.auction_usable or outcome is None or outcome.contract is None:
+        return None
+    derived = outcome.declarer
+    if derived is None:
+        return None
+    if board.contract is not None and not _same_contract(board.contract, outcome.contract):
+        return None  # the Contract is not the auction's: neither is its declarer
+    strain = outcome.contract.strain
+    named = _STRAIN_WORDS[strain] if strain is not None else "the strain"
+    reason = f"{derived.name_title} first named {named} for the declaring side"
+    if not state.unknown("Declarer") and board.declarer is not None:
+        if written is not None and written.strip().startswith("^"):
+            return None  # declarer and dummy swapped on purpose (PBN ^)
+        stated = board.declarer
+        if stated is derived:
+            return None
+        contract = board.contract or outcome.contract
+        led = board.play is not None and board.play.first is derived.lho is not stated.lho
+        if not led and not _score_prefers(board, (contract, derived), (contract, stated)):
+            return None
+        witness = "the opening lead" if led else "the Score"
+        reason += f", and {witness} agrees"
+    return ValueFix(FIX005, "Declarer", written, derived.letter, {"reason": reason})
+
+
+def _passed_out(state: _State) -> bool:
+    """The board as it will be written was passed out: a Pass contract, or none stated and
+    a passed-out auction."""
+    contract = state.board.contract
+    if contract is not None:
+        return contract.is_passed_out
+    outcome = state.outcome
+    return (
+        state.auction_usable
+        and outcome is not None
+        and outcome.contract is not None
+        and outcome.contract.is_passed_out
+    )
+
+
+def _score_prefers(
+    board: Board,
+    new: tuple[Contract | None, Seat | None],
+    old: tuple[Contract | None, Seat | None],
+) -> bool:
+    """True when the stated Score is the score of the ``new`` contract and declarer (with the
+    stated Result) and not of the ``old`` ones: the Score witnesses the change."""
+    result, vulnerability, score = board.result, board.vulnerability, board.score
+    if result is None or vulnerability is None or score is None:
+        return False
+    new_score = _score_of(new[0], new[1], vulnerability, result.tricks)
+    old_score = _score_of(old[0], old[1], vulnerability, result.tricks)
+    stated_new = _stated_ns(score, new[1])
+    stated_old = _stated_ns(score, old[1])
+    return (
+        new_score is not None
+        and new_score == stated_new
+        and (old_score is None or old_score != stated_old)
+    )
+
+
+def _score_of(
+    contract: Contract | None, declarer: Seat | None, vulnerability: Vulnerability, tricks: int
+) -> int | None:
+    if contract is None or contract.level is None or not 0 <= tricks <= _FULL_HAND:
+        return None
+    if contract.is_passed_out:
+        return 0
+    if declarer is None:
+        return None
+    return score_ns(contract, declarer, vulnerability, tricks)
+
+
+# --- Result from the play ----------------------------------------------------------------------
+
+
+def _fix_result(state: _State) -> ValueFix | None:
+    """The tricks of a complete play, or of a claim with only the forced last trick left,
+    where the Result is missing or unknown; where a complete play contradicts the Result,
+    only when the stated Score is the score of the play's result (a play record with a card
+    in the wrong column is more common than a Result typed wrong).  Empty when passed out."""
+    if not state.editable("Result"):
+        return None
+    written = state.value("Result")
+    board = state.board
+    if _passed_out(state):
+        if written is not None and written.strip() == "":
+            return None
+        return ValueFix(FIX006, "Result", written, "", {"reason": "the board was passed out"})
+    found = played_result(board)
+    if found is None:
+        return None
+    tricks, reason, complete = found
+    stated = board.result
+    if not state.unknown("Result") and stated is not None:
+        if stated.irregular or stated.tricks == tricks or not complete:
+            return None  # agreed (^), right, or a claim we do not second-guess
+        if not _score_prefers_tricks(board, tricks, stated.tricks):
+            return None
+        reason += ", and the Score is its score"
+    elif not state.unknown("Result"):
+        return None  # a Result we cannot read: validate reports it
+    return ValueFix(FIX006, "Result", written, str(tricks), {"reason": reason})
+
+
+def _score_prefers_tricks(board: Board, new: int, old: int) -> bool:
+    contract, declarer = _contract_for_play(board), _declarer_for_play(board)
+    vulnerability, score = board.vulnerability, board.score
+    if vulnerability is None or score is None:
+        return False
+    stated = _stated_ns(score, declarer)
+    new_score = _score_of(contract, declarer, vulnerability, new)
+    old_score = _score_of(contract, declarer, vulnerability, old)
+    return new_score is not None and new_score == stated and old_score != stated
+
+
+def played_result(board: Board) -> tuple[int, str, bool] | None:
+    """Declarer's tricks as the play decides them: ``(tricks, reason, complete)``.
+
+    A play of 13 decided tricks is complete.  A claim (``*``) after 12 decided tricks of a
+    full deal leaves one card in each hand, so the last trick is forced.  None for anything
+    else, and for a play the Laws checks find wrong (a card not held, played twice, ...):
+    its tricks are no evidence.
+    """
+    if board.play is None or any(d.severity is Severity.ERROR for d in check_play(board)):
+        return None
+    counted = tricks_decided(board)
+    if counted is None:
+        return None
+    won, lost = counted
+    if won + lost == _FULL_HAND:
+        return won, f"declarer took {won} tricks in the complete play", True
+    if won + lost == _FULL_HAND - 1 and board.play.end is SectionEnd.STOP:
+        last = _forced_last_trick(board)
+        if last is not None:
+            total = won + last
+            return total, f"declarer took {won} of 12 tricks and the last trick is forced", False
+    return None
+
+
+def _forced_last_trick(board: Board) -> int | None:
+    """1 when declarer's side wins the forced thirteenth trick, 0 when it loses it."""
+    play, deal, contract = board.play, board.deal, _contract_for_play(board)
+    declarer = _declarer_for_play(board)
+    if play is None or deal is None or contract is None or declarer is None:
+        return None
+    if not deal.is_complete or contract.strain is None:
+        return None
+    trump = contract.strain.trump
+    tricks = sequence_play(play, trump)
+    if len(tricks) < _FULL_HAND - 1 or tricks[_FULL_HAND - 2].winner is None:
+        return None
+    left = [hand.mask if hand is not None else 0 for hand in deal.hands]
+    for trick in tricks[: _FULL_HAND - 1]:
+        for seat, slot in trick.cards:
+            if not isinstance(slot, Card) or not left[seat] & slot.bit:
+                return None
+            left[seat] ^= slot.bit
+    if any(mask.bit_count() != 1 for mask in left):
+        return None
+    last = [_only_card(mask) for mask in left]
+    if len(play.tricks) >= _FULL_HAND:
+        shown = play.tricks[_FULL_HAND - 1]
+        if any(
+            isinstance(s, Card) and s is not last[seat] for seat, s in zip(Seat, shown, strict=True)
+        ):
+            return None  # a card shown in the last trick that the seat cannot hold
+    leader = tricks[_FULL_HAND - 2].winner
+    assert leader is not None
+    order = [leader.next(step) for step in range(4)]
+    winner = order[trick_winner([last[seat] for seat in order], trump)]
+    return 1 if winner.side is declarer.side else 0
+
+
+def _only_card(mask: int) -> Card:
+    return next(card for card in ALL_CARDS if card.bit == mask)
+
+
+def _contract_for_play(board: Board) -> Contract | None:
+    if board.contract is not None:
+        return board.contract
+    outcome = auction_outcome(board.auction) if board.auction is not None else None
+    return outcome.contract if outcome is not None and outcome.complete else None
+
+
+def _declarer_for_play(board: Board) -> Seat | None:
+    if board.declarer is not None:
+        return board.declarer
+    outcome = auction_outcome(board.auction) if board.auction is not None else None
+    return outcome.declarer if outcome is not None and outcome.complete else None
+
+
+# --- Score -------------------------------------------------------------------------------------
+
+
+def _fix_score(state: _State) -> ValueFix | None:
+    if not state.editable("Score"):
+        return None
+    board = state.board
+    computed = _computed_score_ns(board)
+    if computed is None:
+        return None
+    ns, reason = computed
+    declarer = _declarer_for_play(board)
+    written = state.value("Score")
+    form: SideForm | None = None
+    if not state.unknown("Score"):
+        assert written is not None
+        form = read_side_form(written)
+        if form is None:
+            return None  # a Score we cannot read: validate reports it
+        if board.score is not None and _stated_ns(board.score, declarer) == ns:
+            return None
+    if form is None:
+        form = state.score_form.side_form(declarer)
+    new = format_side_score(form, ns, -ns, declarer)
+    if new is None:
+        return None
+    return ValueFix(FIX007, "Score", written, new, {"reason": reason})
+
+
+def _computed_score_ns(board: Board) -> tuple[int, str] | None:
+    """The duplicate score from NS's view and how it was found, as ``check_score`` finds it."""
+    contract = _contract_for_play(board)
+    if contract is None:
+        return None
+    if contract.is_passed_out:
+        return 0, "the board was passed out"
+    declarer, result, vulnerability = _declarer_for_play(board), board.result, board.vulnerability
+    if contract.level is None or declarer is None or result is None or vulnerability is None:
+        return None
+    if not 0 <= result.tricks <= _FULL_HAND:
+        return None
+    ns = score_ns(contract, declarer, vulnerability, result.tricks)
+    vulnerable = "vulnerable" if vulnerability.is_vulnerable(declarer.side) else "not vulnerable"
+    reason = f"{contract} by {declarer.letter} taking {result.tricks}, {vulnerable}"
+    return ns, reason
+
+
+def _stated_ns(score: Score, declarer: Seat | None) -> int | None:
+    """A stated score from NS's view (a bare score is declarer's; None if that is unknown)."""
+    if score.points == 0:
+        return 0
+    if score.side is None:
+        if declarer is None:
+            return None
+        return score.points if declarer.side.letters == "NS" else -score.points
+    return score.points if score.side.letters == "NS" else -score.points
+
+
+_Step = Callable[[_State], ValueFix | None]
+_STEPS: tuple[tuple[str, _Step], ...] = (
+    ("Dealer", _fix_dealer),
+    ("Vulnerable", _fix_vulnerable),
+    ("Deal", _fix_deal),
+    ("Contract", _fix_contract),
+    ("Declarer", _fix_declarer),
+    ("Result", _fix_result),
+    ("Score", _fix_score),
+)
+assert tuple(name for name, _ in _STEPS) == VALUE_TAGS
