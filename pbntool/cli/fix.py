@@ -25,7 +25,6 @@ from pbntool.cli.common import (
     OutputFormat,
     Paths,
     app,
-    parse_codes,
     pipe_safe,
     plural,
     print_diagnostic,
@@ -114,9 +113,7 @@ def fix(
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="How changes are listed.")
     ] = OutputFormat.text,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Do not list changes; no summary line.")
-    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary line.")] = False,
 ) -> None:
     """Fill in or correct what each record determines, changing nothing else in the file.
 
@@ -137,9 +134,8 @@ def fix(
         tally.inputs += 1
         result = _fix_one(source, options, plan)
         tally.add(result)
-        if not quiet:
-            for diagnostic in result.diagnostics:
-                print_diagnostic(diagnostic, output_format, listed)
+        for diagnostic in result.diagnostics:
+            print_diagnostic(diagnostic, output_format, listed)
     listed.flush()
     if not quiet:
         typer.echo(tally.summary(), err=True)
@@ -152,11 +148,15 @@ def fix(
 
 def _chosen_tags(only: list[str] | None, skip: list[str] | None) -> frozenset[str]:
     try:
-        chosen = only_tags(parse_codes(only)) if only else frozenset(FIXABLE_TAGS)
-        skipped = only_tags(parse_codes(skip)) if skip else frozenset()
+        chosen = only_tags(_names(only)) if only else frozenset(FIXABLE_TAGS)
+        skipped = only_tags(_names(skip)) if skip else frozenset()
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--only/--skip") from None
     return chosen - skipped
+
+
+def _names(option: list[str]) -> list[str]:
+    return [name.strip() for item in option for name in item.split(",") if name.strip()]
 
 
 def _plan(

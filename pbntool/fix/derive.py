@@ -36,6 +36,7 @@ from pbntool.model import (
     Seat,
     SectionEnd,
     Tag,
+    Token,
     Vulnerability,
 )
 from pbntool.pbn import values
@@ -545,7 +546,10 @@ def _fix_score(state: _State) -> ValueFix | None:
 
 
 def _computed_score_ns(board: Board) -> tuple[int, str] | None:
-    """The duplicate score from NS's view and how it was found, as ``check_score`` finds it."""
+    """The duplicate score from NS's view and how it was found, as ``check_score`` finds it
+    (None for a game still to be continued: its Result is not final)."""
+    if _to_be_continued(board):
+        return None
     contract = _contract_for_play(board)
     if contract is None:
         return None
@@ -560,6 +564,18 @@ def _computed_score_ns(board: Board) -> tuple[int, str] | None:
     vulnerable = "vulnerable" if vulnerability.is_vulnerable(declarer.side) else "not vulnerable"
     reason = f"{contract} by {declarer.letter} taking {result.tricks}, {vulnerable}"
     return ns, reason
+
+
+def _to_be_continued(board: Board) -> bool:
+    """A ``+`` in the auction or the play: the game goes on (PBN 2.0)."""
+    auction, play = board.auction, board.play
+    if auction is not None and any(_is_continue(call) for call in auction.calls):
+        return True
+    return play is not None and any(_is_continue(slot) for row in play.tricks for slot in row)
+
+
+def _is_continue(item: object) -> bool:
+    return isinstance(item, Token) and item.text == "+"
 
 
 def _stated_ns(score: Score, declarer: Seat | None) -> int | None:

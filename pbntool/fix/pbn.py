@@ -35,9 +35,23 @@ _PASSED_ON = frozenset({"INT001"})
 """Reader findings that ``fix`` reports too: a game it could not read is a game it left
 as it was."""
 _NOTE_INDEX = re.compile(r" *(\d+)")
-_NOTE_TROUBLE = frozenset({"PBN120", "PBN129"})
-"""Findings after which note numbering is left alone: a Note whose index cannot be read, or
-notes given in one section for references in the other."""
+_NOTE_TROUBLE = frozenset({"PBN129"})
+"""Findings after which note numbering is left alone: notes given in one section for
+references in the other (the reader moves them, and renumbering would have to follow)."""
+
+
+_Key = tuple[int, int, int, int]
+
+
+def _key(placed: Placed) -> _Key:
+    """Where a change sorts among the changes of a file: by the line its text ends up
+    before or on, lines inserted above a line before edits on it, then in order."""
+    edit = placed.edit
+    if edit.kind is EditKind.LINE_BEFORE:
+        return (edit.line, 0, edit.order, 0)
+    if edit.kind is EditKind.LINE_AFTER:
+        return (edit.line + 1, 0, edit.order, 0)
+    return (edit.line, 1, edit.column, edit.order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,19 +59,17 @@ class Change:
     """Edits that make one change, applied all or none, with what to report once applied."""
 
     edits: tuple[Edit, ...]
-    reported: tuple[Diagnostic, ...]
+    reported: tuple[tuple[_Key, Diagnostic], ...]
+    """What to report, each with where it sorts in the file (``_key``)."""
     name: str
     new: str
     refused: str | None = None
     """Why the change cannot be made at all (then ``edits`` is empty)."""
 
     @property
-    def first_line(self) -> int:
-        return min((edit.line for edit in self.edits), default=0)
-
-    @property
-    def order(self) -> int:
-        return min((edit.order for edit in self.edits), default=0)
+    def key(self) -> _Key:
+        """Where the change sorts: its first report's place."""
+        return min(key for key, _ in self.reported)
 
 
 @dataclass
@@ -69,6 +81,8 @@ class _Run:
     score_form: ScoreForm
     event_scores: EventScoreSource | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Findings that belong to no change (a game the reader could not read)."""
+    reported: list[tuple[_Key, Diagnostic]] = field(default_factory=list)
     boards: int = 0
     changes: int = 0
 
@@ -98,11 +112,12 @@ def fix_pbn(
         editor = LineEditor(raw, out)
         for block in _blocks(iter_records(readable, name), run):
             changes = _plan_block(block, run)
-            for change in sorted(changes, key=lambda c: (c.first_line, c.order)):
+            for change in sorted(changes, key=lambda c: c.key):
                 _apply(editor, change, run)
         editor.finish()
-    run.diagnostics.sort(key=lambda d: (d.line or 0, d.column or 0))
-    return run.diagnostics, run.boards, run.changes
+    run.reported.sort(key=lambda item: item[0])
+    found = run.diagnostics + [diagnostic for _, diagnostic in run.reported]
+    return found, run.boards, run.changes
 
 
 def _apply(editor: LineEditor, change: Change, run: _Run) -> None:
@@ -110,17 +125,16 @@ def _apply(editor: LineEditor, change: Change, run: _Run) -> None:
     if reason is None:
         refusal = editor.apply(change.edits)
         if refusal is None:
-            run.diagnostics.extend(change.reported)
+            run.reported.extend(change.reported)
             run.changes += len(change.reported)
             return
         reason = refusal.reason
-    first = change.reported[0]
+    key, first = change.reported[0]
     refused = FIX011.at(name=change.name, new=quoted(change.new), reason=reason)
-    run.diagnostics.append(
-        dataclasses.replace(
-            refused, file=first.file, line=first.line, column=first.column, board=first.board
-        )
+    placed = dataclasses.replace(
+        refused, file=first.file, line=first.line, column=first.column, board=first.board
     )
+    run.reported.append((key, placed))
 
 
 def _blocks(records: Iterable[Record], run: _Run) -> Iterator[list[Record]]:
@@ -232,7 +246,7 @@ class _Placer:
             return None
         where = f"{section.lower()} section"
         placed: list[Placed] = []
-        reported: list[Diagnostic] = []
+        reported: list[tuple[_Key, Diagnostic]] = []
         text = self.source.block.text
         for (raw_tag, old), new in zip(notes, plan.notes, strict=True):
             if new == old:
@@ -244,15 +258,15 @@ class _Placer:
             item = self._at(index.start(1), index.group(1), str(new))
             placed.append(item)
             count = len(plan.notes)
-            reported.append(
-                self._placed(FIX008.at(old=old, new=new, section=where, count=count), item)
-            )
+            found = FIX008.at(old=old, new=new, section=where, count=count)
+            reported.append((_key(item), self._placed(found, item)))
         for (old, offset, length), new in zip(references, plan.references, strict=True):
             if new == old:
                 continue
             item = self._at(offset, text[offset : offset + length], str(new))
             placed.append(item)
-            reported.append(self._placed(FIX009.at(old=old, new=new, section=where), item))
+            found = FIX009.at(old=old, new=new, section=where)
+            reported.append((_key(item), self._placed(found, item)))
         if not placed:
             return None
         edits = tuple(item.edit for item in placed)
@@ -294,7 +308,8 @@ class _Placer:
         )
 
     def _change(self, diagnostic: Diagnostic, placed: Placed, name: str, new: str) -> Change:
-        return Change((placed.edit,), (self._placed(diagnostic, placed),), name, new)
+        reported = ((_key(placed), self._placed(diagnostic, placed)),)
+        return Change((placed.edit,), reported, name, new)
 
     def _refused(
         self, diagnostic: Diagnostic, line: int, column: int, name: str, new: str, reason: str
@@ -307,4 +322,4 @@ class _Placer:
             column=column,
             board=board.number if board is not None else None,
         )
-        return Change((), (placed,), name, new, refused=reason)
+        return Change((), (((line, 1, column, 0), placed),), name, new, refused=reason)
