@@ -162,21 +162,22 @@ def differences_outside_reports(
 
 def _apply(old: str, reports: list[_Reported], number: int, problems: list[str]) -> str:
     """The input line with the reported replacements and same-line insertions made."""
-    edits: list[tuple[int, int, str]] = []
-    for report in reports:
+    edits: list[tuple[int, int, int, str]] = []
+    for rank, report in enumerate(reports):
         if report.old is None and report.tag != "Deal":
             start = report.column - len(report.tag) - 4  # the "[" of the tag that follows
             if old[start : start + 1] != "[":
                 problems.append(f"line {number}: no tag at column {start + 1} for {report.tag}")
-            edits.append((start, 0, f'[{report.tag} "{report.new}"] '))
+            edits.append((start, rank, 0, f'[{report.tag} "{report.new}"] '))
             continue
         start = report.column - 1
         written = report.old or ""
         if old[start : start + len(written)] != written:
             problems.append(f"line {number}: no {written!r} at column {report.column}")
         replacement = report.new if report.old is not None else " " + report.new
-        edits.append((start, len(written), replacement))
+        edits.append((start, rank, len(written), replacement))
     text = old
-    for start, length, replacement in sorted(edits, key=lambda e: e[0], reverse=True):
+    # Right to left; of two insertions at one column the one reported first ends up first.
+    for start, _, length, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[start + length :]
     return text

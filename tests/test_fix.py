@@ -355,6 +355,48 @@ def test_a_line_that_does_not_survive_decoding_is_left_alone() -> None:
     assert fixed == bytes(data).replace(deal.encode("utf-16-le"), fixed_deal.encode("utf-16-le"))
 
 
+LAYOUTS = {
+    "a tag split over lines": (
+        b'[Board\n  "2"]\n[Vulnerable\n"?"]\n',
+        b'[Board\n  "2"]\n[Dealer "E"]\n[Vulnerable\n"NS"]\n',
+    ),
+    "tags sharing a line with a comment": (
+        b'[Board "2"] {the board} [Contract "Pass"]\n',
+        b'[Board "2"] {the board} [Dealer "E"] [Vulnerable "NS"] [Declarer ""] [Contract "Pass"]\n'
+        b'[Result ""]\n[Score "NS 0"]\n',
+    ),
+    "an indented game": (
+        b'  [Board "2"]\n\t[Contract "Pass"]\n',
+        b'  [Board "2"]\n\t[Dealer "E"]\n\t[Vulnerable "NS"]\n\t[Declarer ""]\n'
+        b'\t[Contract "Pass"]\n[Result ""]\n[Score "NS 0"]\n',
+    ),
+    "games run together": (
+        b'[Event "a"]\n[Board "2"]\n[Deal "?"]\n[Contract "Pass"]\n[Event "b"]\n'
+        b'[Board "3"]\n',
+        b'[Event "a"]\n[Board "2"]\n[Dealer "E"]\n[Vulnerable "NS"]\n[Deal "?"]\n'
+        b'[Declarer ""]\n[Contract "Pass"]\n[Result ""]\n[Score "NS 0"]\n'
+        b'[Event "b"]\n[Board "3"]\n[Dealer "S"]\n[Vulnerable "EW"]\n',
+    ),
+    "a repeated tag is no place to insert after": (
+        b'[Board "2"]\n[West "w"]\n[Board "9"]\n',
+        b'[Board "2"]\n[West "w"]\n[Dealer "E"]\n[Vulnerable "NS"]\n[Board "9"]\n',
+    ),
+    "commentary after the last tag stays with it": (
+        b'[Board "2"]\n[Contract "Pass"]\n{ nobody opened }\n',
+        b'[Board "2"]\n[Dealer "E"]\n[Vulnerable "NS"]\n[Declarer ""]\n[Contract "Pass"]\n'
+        b'{ nobody opened }\n[Result ""]\n[Score "NS 0"]\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=list(LAYOUTS))
+def test_tags_go_where_the_export_order_puts_them_in_any_layout(layout: str) -> None:
+    data, expected = LAYOUTS[layout]
+    fixed, result = _run(data)
+    assert fixed == expected
+    assert differences_outside_reports(data, fixed, result.diagnostics) == []
+
+
 # --- the line editor ---------------------------------------------------------------------
 
 

@@ -293,10 +293,12 @@ def _fix_contract(state: _State) -> ValueFix | None:
         return None
     derived = outcome.contract
     stated = state.board.contract
+    declarer = state.board.declarer
+    if declarer is not None and not derived.is_passed_out and declarer is not outcome.declarer:
+        return None  # the stated Declarer is not the auction's: the auction is in doubt
     if not state.unknown("Contract") and stated is not None:
         if stated.level is None or _same_contract(stated, derived):
             return None  # agrees, or an end position (a denomination only) the auction cannot judge
-        declarer = state.board.declarer
         if not _score_prefers(state.board, (derived, outcome.declarer), (stated, declarer)):
             return None
         reason = "the auction ends in it, and the Score is its score"

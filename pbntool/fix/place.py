@@ -136,8 +136,12 @@ def _insert_before(
 ) -> RawTag | None:
     """The tag the new one goes just before (None: at the end of the game's text)."""
     key = tag_key(name)
+    # The tag pairs that count: the first of each name (a repeated tag is ignored by readers).
+    effective = set(map(id, source.tags.values()))
     identification = [
-        t for t in tags if t.name not in SECTION_TAGS and t.name != "Note" and t.data is None
+        t
+        for t in tags
+        if id(t) in effective and t.name not in SECTION_TAGS and t.name != "Note" and t.data is None
     ]
     earlier = [t for t in identification if tag_key(t.name) < key]
     later = [t for t in identification if tag_key(t.name) > key]
