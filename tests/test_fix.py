@@ -371,8 +371,7 @@ LAYOUTS = {
         b'\t[Contract "Pass"]\n[Result ""]\n[Score "NS 0"]\n',
     ),
     "games run together": (
-        b'[Event "a"]\n[Board "2"]\n[Deal "?"]\n[Contract "Pass"]\n[Event "b"]\n'
-        b'[Board "3"]\n',
+        b'[Event "a"]\n[Board "2"]\n[Deal "?"]\n[Contract "Pass"]\n[Event "b"]\n[Board "3"]\n',
         b'[Event "a"]\n[Board "2"]\n[Dealer "E"]\n[Vulnerable "NS"]\n[Deal "?"]\n'
         b'[Declarer ""]\n[Contract "Pass"]\n[Result ""]\n[Score "NS 0"]\n'
         b'[Event "b"]\n[Board "3"]\n[Dealer "S"]\n[Vulnerable "EW"]\n',

@@ -30,17 +30,21 @@ from pbntool.cli.common import (
     print_diagnostic,
 )
 from pbntool.diagnostics import Severity
-from pbntool.fix import FIXABLE_TAGS, FixOptions, FixResult, fix_input, only_tags
+from pbntool.fix import FIXABLE_TAGS, VALUE_TAGS, FixOptions, FixResult, fix_input, only_tags
 from pbntool.fix.files import fix_in_place, fix_to_path, unified_diff
 from pbntool.inputs import Input, iter_inputs
 
 __all__ = ["fix"]
 
-TagsOption = Annotated[
+_TAG_LIST = ", ".join((*VALUE_TAGS, "Note"))
+
+OnlyOption = Annotated[
     list[str] | None,
-    typer.Option(
-        help=f"Tags to change (repeatable, comma-separated): {', '.join(FIXABLE_TAGS)}.",
-    ),
+    typer.Option(help=f"Change only these tags (repeatable, comma-separated): {_TAG_LIST}."),
+]
+SkipOption = Annotated[
+    list[str] | None,
+    typer.Option(help="Do not change these tags (repeatable, comma-separated)."),
 ]
 
 
@@ -108,20 +112,20 @@ def fix(
     diff: Annotated[
         bool, typer.Option("--diff", help="Print a unified diff instead of the fixed text.")
     ] = False,
-    only: TagsOption = None,
-    skip: TagsOption = None,
+    only: OnlyOption = None,
+    skip: SkipOption = None,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="How changes are listed.")
     ] = OutputFormat.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary line.")] = False,
 ) -> None:
-    """Fill in or correct what each record determines, changing nothing else in the file.
+    """Fill in or correct what each PBN record determines; change nothing else.
 
-    Dealer and Vulnerable from the board number, Contract and Declarer from the auction,
-    Result from a complete play (or a claim with one trick left), Score from contract and
-    result, the fourth hand of a deal, note numbering.  Every byte outside the changed values
-    stays as it was.  With --dry-run, or --diff without --in-place or --output, nothing is
-    written and the exit code is 1 when something would change, as with a check.
+    Dealer, Vulnerable, the fourth hand, Contract, Declarer, Result, Score, notes.
+
+    Changes are listed as FIX findings; see docs/fix.md.
+
+    --dry-run, or --diff alone: write nothing; exit 1 if a change is due.
     """
     options = FixOptions(only=_chosen_tags(only, skip))
     sources = list(iter_inputs(paths))

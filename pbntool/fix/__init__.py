@@ -39,6 +39,7 @@ __all__ = [
     "EVENT_TAGS",
     "FIXABLE_TAGS",
     "FIXERS",
+    "VALUE_TAGS",
     "EventScoreSource",
     "EventScores",
     "FixOptions",
