@@ -18,8 +18,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pbntool.cli import app
+from pbntool.cli.fix import TAG_LIST
 from pbntool.docs_gen import command_fixtures
-from pbntool.fix import FIXERS
+from pbntool.fix import FIXERS, VALUE_TAGS
 
 MODULE = (sys.executable, "-m", "pbntool")
 REPO = Path(__file__).resolve().parent.parent
@@ -234,3 +235,13 @@ def test_fixtures_through_the_cli(case: Path) -> None:
     changes = [o for o in objects if o["code"] not in ("FIX011", "FIX012")]
     errors = [o for o in objects if o["severity"] == "error"]
     assert result.exit_code == (1 if changes or errors else 0)
+
+
+def test_the_help_names_the_tags_fix_changes() -> None:
+    assert ", ".join((*VALUE_TAGS, "Note")) == TAG_LIST
+
+
+def test_other_commands_do_not_import_fix_at_start_up() -> None:
+    code = "import sys, pbntool.cli; print('pbntool.fix' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
+    assert done.stdout.strip() == b"False"

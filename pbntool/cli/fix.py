@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, BinaryIO
+from typing import TYPE_CHECKING, Annotated, BinaryIO
 
 import typer
 
@@ -30,17 +30,20 @@ from pbntool.cli.common import (
     print_diagnostic,
 )
 from pbntool.diagnostics import Severity
-from pbntool.fix import FIXABLE_TAGS, VALUE_TAGS, FixOptions, FixResult, fix_input, only_tags
-from pbntool.fix.files import fix_in_place, fix_to_path, unified_diff
 from pbntool.inputs import Input, iter_inputs
+
+if TYPE_CHECKING:
+    from pbntool.fix import FixOptions, FixResult
 
 __all__ = ["fix"]
 
-_TAG_LIST = ", ".join((*VALUE_TAGS, "Note"))
+# pbntool.fix is imported when the command runs, so that the other commands do not pay for
+# it at start-up; tests/test_fix_cli.py checks this list against pbntool.fix.VALUE_TAGS.
+TAG_LIST = "Dealer, Vulnerable, Deal, Contract, Declarer, Result, Score, Note"
 
 OnlyOption = Annotated[
     list[str] | None,
-    typer.Option(help=f"Change only these tags (repeatable, comma-separated): {_TAG_LIST}."),
+    typer.Option(help=f"Change only these tags (repeatable, comma-separated): {TAG_LIST}."),
 ]
 SkipOption = Annotated[
     list[str] | None,
@@ -127,6 +130,8 @@ def fix(
 
     --dry-run, or --diff alone: write nothing; exit 1 if a change is due.
     """
+    from pbntool.fix import FixOptions
+
     options = FixOptions(only=_chosen_tags(only, skip))
     sources = list(iter_inputs(paths))
     plan = _plan(sources, paths, in_place, output, dry_run, diff)
@@ -151,6 +156,8 @@ def fix(
 
 
 def _chosen_tags(only: list[str] | None, skip: list[str] | None) -> frozenset[str]:
+    from pbntool.fix import FIXABLE_TAGS, only_tags
+
     try:
         chosen = only_tags(_names(only)) if only else frozenset(FIXABLE_TAGS)
         skipped = only_tags(_names(skip)) if skip else frozenset()
@@ -189,6 +196,9 @@ def _plan(
 
 
 def _fix_one(source: Input, options: FixOptions, plan: _Plan) -> FixResult:
+    from pbntool.fix import FixResult, fix_input
+    from pbntool.fix.files import fix_in_place, fix_to_path, unified_diff
+
     if source.problem is not None:
         return FixResult(source.name, [source.problem], fixed=False)
     opener = _opener(source)
