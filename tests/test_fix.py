@@ -474,8 +474,18 @@ def test_dealer_comes_from_the_auction_before_the_board_number() -> None:
 
 def test_vulnerability_is_left_alone_in_rubber_and_chicago() -> None:
     for scoring in ("Rubber", "Chicago"):
-        board = _board(("Board", "2"), ("Scoring", scoring), number=2)
+        board = _board(("Board", "2"), ("Competition", scoring), number=2)
         assert "Vulnerable" not in _fixes(board)
+    assert _fixes(_board(("Board", "2"), number=2))["Vulnerable"] == "NS"
+
+
+def test_rubber_bridge_gets_no_duplicate_score() -> None:
+    played = dict(
+        contract=Contract(3, Strain.NOTRUMP), declarer=Seat.EAST, result=Result(9),
+        vulnerability=Vulnerability.EW,
+    )  # fmt: skip
+    assert "Score" not in _fixes(_board(("Scoring", "Rubber"), **played))
+    assert _fixes(_board(("Scoring", "Chicago"), **played))["Score"] == "EW 600"
 
 
 def test_inherited_and_default_values_are_not_edited() -> None:

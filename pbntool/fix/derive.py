@@ -56,8 +56,6 @@ _FULL_DECK = sum(card.bit for card in ALL_CARDS)
 _FULL_HAND = 13
 _STRAIN_WORDS = ("clubs", "diamonds", "hearts", "spades", "notrump")
 _DEFAULT_FORM = ScoreForm()
-_NON_CYCLE_SCORING = ("rubber", "chicago")
-"""Scoring methods whose vulnerability does not follow the 16-board cycle."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,11 +227,16 @@ def _fix_vulnerable(state: _State) -> ValueFix | None:
     board = state.board
     if board.number is None or not (state.unknown("Vulnerable") and state.editable("Vulnerable")):
         return None
-    scoring = " ".join(filter(None, (board.tag("Scoring"), board.tag("Competition")))).lower()
-    if any(word in scoring for word in _NON_CYCLE_SCORING):
+    if any(word in _scoring(board) for word in ("rubber", "chicago")):
         return None
     new = str(board_vulnerability(board.number))
     return ValueFix(FIX002, "Vulnerable", state.value("Vulnerable"), new, {"board": board.number})
+
+
+def _scoring(board: Board) -> str:
+    """The Scoring and Competition tags, lower case: rubber bridge and Chicago do not follow
+    the 16-board cycle, and rubber bridge does not score by the duplicate table."""
+    return " ".join(filter(None, (board.tag("Scoring"), board.tag("Competition")))).lower()
 
 
 # --- The deal ----------------------------------------------------------------------------------
@@ -425,9 +428,9 @@ def _score_prefers_tricks(board: Board, new: int, old: int) -> bool:
 
 
 def _fix_score(state: _State) -> ValueFix | None:
-    if not state.editable("Score"):
-        return None
     board = state.board
+    if not state.editable("Score") or "rubber" in _scoring(board):
+        return None
     computed = computed_score_ns(board)
     if computed is None:
         return None
