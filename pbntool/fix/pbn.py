@@ -63,6 +63,7 @@ class Change:
     """What to report, each with where it sorts in the file (``_key``)."""
     name: str
     new: str
+    """What is changed and what it would become, as FIX011 says them if it is refused."""
     refused: str | None = None
     """Why the change cannot be made at all (then ``edits`` is empty)."""
 
@@ -80,9 +81,9 @@ class _Run:
     only: frozenset[str]
     score_form: ScoreForm
     event_scores: EventScoreSource | None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    """Findings that belong to no change (a game the reader could not read)."""
     reported: list[tuple[_Key, Diagnostic]] = field(default_factory=list)
+    """Every change made or refused, and games the reader could not read, with where each
+    sorts in the file."""
     boards: int = 0
     changes: int = 0
 
@@ -116,8 +117,7 @@ def fix_pbn(
                 _apply(editor, change, run)
         editor.finish()
     run.reported.sort(key=lambda item: item[0])
-    found = run.diagnostics + [diagnostic for _, diagnostic in run.reported]
-    return found, run.boards, run.changes
+    return [diagnostic for _, diagnostic in run.reported], run.boards, run.changes
 
 
 def _apply(editor: LineEditor, change: Change, run: _Run) -> None:
@@ -130,7 +130,7 @@ def _apply(editor: LineEditor, change: Change, run: _Run) -> None:
             return
         reason = refusal.reason
     key, first = change.reported[0]
-    refused = FIX011.at(name=change.name, new=quoted(change.new), reason=reason)
+    refused = FIX011.at(name=change.name, new=change.new, reason=reason)
     placed = dataclasses.replace(
         refused, file=first.file, line=first.line, column=first.column, board=first.board
     )
@@ -145,7 +145,9 @@ def _blocks(records: Iterable[Record], run: _Run) -> Iterator[list[Record]]:
     for record in records:
         source = record.locator
         if record.board is None or not isinstance(source, SourceMap) or source.raw is None:
-            run.diagnostics.extend(d for d in record.diagnostics if d.code in _PASSED_ON)
+            run.reported.extend(
+                ((d.line or 0, -1, 0, 0), d) for d in record.diagnostics if d.code in _PASSED_ON
+            )
             continue
         run.boards += 1
         if source.block is not block and group:
@@ -212,14 +214,16 @@ class _Placer:
             placed = insertion(
                 self.source, self.tags, fix.tag, fix.new_value, order, self.next_game
             )
-            return self._change(fix.code.at(None, **arguments), placed, fix.tag, fix.new_value)
+            return self._change(
+                fix.code.at(None, **arguments), placed, fix.tag, quoted(fix.new_value)
+            )
         found = value_edit(self.source, raw_tag, fix.new, fix.span)
         if isinstance(found, str):
             line, column = self.source.position(raw_tag.offset)
             return self._refused(
-                fix.code.at(None, **arguments), line, column, fix.tag, fix.new_value, found
+                fix.code.at(None, **arguments), line, column, fix.tag, quoted(fix.new_value), found
             )
-        return self._change(fix.code.at(None, **arguments), found, fix.tag, fix.new_value)
+        return self._change(fix.code.at(None, **arguments), found, fix.tag, quoted(fix.new_value))
 
     def notes(self) -> list[Change]:
         """Renumbering of each section's notes and references (one change per section)."""
@@ -270,7 +274,8 @@ class _Placer:
         if not placed:
             return None
         edits = tuple(item.edit for item in placed)
-        return Change(edits, tuple(reported), "Note", "renumbered notes")
+        name = f"the notes of the {where}"
+        return Change(edits, tuple(reported), name, f"1 to {len(plan.notes)}")
 
     def _notes_of(self, section: str) -> list[tuple[RawTag, int]] | None:
         """The Note tags written in a section (``Auction`` or ``Play``), with their indices,
