@@ -131,6 +131,8 @@ def test_output_file_and_output_directory(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "a.pbn").read_bytes() == FIXED
     assert (tmp_path / "out" / "deep" / "b.pbn").read_bytes() == CORRECT
     assert one.read_bytes() == BROKEN
+    done = _run("-", "-o", f"{tmp_path / 'new'}/", stdin=BROKEN)
+    assert done.returncode == 0 and (tmp_path / "new" / "stdin.pbn").read_bytes() == FIXED
 
 
 def test_several_inputs_need_somewhere_to_go(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ not, else to stderr.
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -106,8 +107,10 @@ def fix(
         bool, typer.Option("--in-place", "-i", help="Rewrite each file (only if it changes).")
     ] = False,
     output: Annotated[
-        Path | None,
-        typer.Option("--output", "-o", help="Write here: a file, or a directory for several."),
+        str | None,
+        typer.Option(
+            "--output", "-o", help="Write here: a file, or a directory (DIR/) for several."
+        ),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", "-n", help="Write nothing; list what would change.")
@@ -174,10 +177,11 @@ def _plan(
     sources: list[Input],
     paths: list[str],
     in_place: bool,
-    output: Path | None,
+    output_text: str | None,
     dry_run: bool,
     diff: bool,
 ) -> _Plan:
+    output = Path(output_text) if output_text else None
     if in_place and output is not None:
         raise typer.BadParameter("give --in-place or --output, not both", param_hint="--in-place")
     if dry_run and (in_place or output is not None):
@@ -191,7 +195,11 @@ def _plan(
             param_hint="PATH",
         )
     roots = tuple(Path(path) for path in paths if path != "-" and Path(path).is_dir())
-    into_directory = output is not None and (output.is_dir() or len(sources) > 1 or bool(roots))
+    # A directory: one that exists or is named with a trailing slash, or several inputs.
+    named_dir = output_text is not None and output_text.endswith(("/", os.sep))
+    into_directory = output is not None and (
+        named_dir or output.is_dir() or len(sources) > 1 or bool(roots)
+    )
     return _Plan(in_place, output, into_directory, to_stdout, diff, roots)
 
 
