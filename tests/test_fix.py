@@ -32,6 +32,7 @@ from pbntool.fix import (
     derive_fixes,
     event_fixes,
     fix_bytes,
+    lines,
     only_tags,
     renumber,
 )
@@ -294,9 +295,13 @@ ENCODINGS = {
 ENDINGS = {"LF": "\n", "CRLF": "\r\n", "CR": "\r"}
 
 
+@pytest.mark.parametrize("chunk", [1 << 20, 7], ids=["one-segment", "many-segments"])
 @pytest.mark.parametrize("ending", ENDINGS.values(), ids=list(ENDINGS))
 @pytest.mark.parametrize("encoding", ENCODINGS.values(), ids=list(ENCODINGS))
-def test_encoding_and_line_ends_are_kept(encoding: object, ending: str) -> None:
+def test_encoding_and_line_ends_are_kept(
+    encoding: object, ending: str, chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lines, "CHUNK_SIZE", chunk)
     encode = encoding
     assert callable(encode)
     data = encode(SAMPLE.replace("\n", ending))
@@ -413,11 +418,15 @@ def test_a_group_of_edits_is_applied_entirely_or_not_at_all() -> None:
     assert out.getvalue() == b"one\ntWO\nthree\n"
 
 
-def test_edits_before_text_already_written_are_refused() -> None:
-    editor = LineEditor(io.BytesIO(b"a\nb\nc\n"), io.BytesIO())
+def test_edits_before_text_already_written_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lines, "CHUNK_SIZE", 2)  # about a segment per line
+    out = io.BytesIO()
+    editor = LineEditor(io.BytesIO(b"aaaa\nbbbb\ncccc\n"), out)
     assert editor.apply([Edit(EditKind.REPLACE, 3, 1, "c", "C")]) is None
     refusal = editor.apply([Edit(EditKind.REPLACE, 1, 1, "a", "A")])
-    assert refusal is not None
+    assert refusal is not None and "already written" in refusal.reason
+    editor.finish()
+    assert out.getvalue() == b"aaaa\nbbbb\nCccc\n"
 
 
 def test_overlapping_replacements_are_refused() -> None:

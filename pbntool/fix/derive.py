@@ -397,19 +397,19 @@ def _fix_result(state: _State) -> ValueFix | None:
         if written is not None and written.strip() == "":
             return None
         return ValueFix(FIX006, "Result", written, "", {"reason": "the board was passed out"})
+    stated = board.result
+    if not state.unknown("Result") and (stated is None or stated.irregular or board.score is None):
+        return None  # unreadable, agreed (^), or no Score that could witness a correction
     found = played_result(board)
     if found is None:
         return None
     tricks, reason, complete = found
-    stated = board.result
     if not state.unknown("Result") and stated is not None:
-        if stated.irregular or stated.tricks == tricks or not complete:
-            return None  # agreed (^), right, or a claim we do not second-guess
+        if stated.tricks == tricks or not complete:
+            return None  # right, or a claim we do not second-guess
         if not _score_prefers_tricks(board, tricks, stated.tricks):
             return None
         reason += ", and the Score is its score"
-    elif not state.unknown("Result"):
-        return None  # a Result we cannot read: validate reports it
     return ValueFix(FIX006, "Result", written, str(tricks), {"reason": reason})
 
 

@@ -7,7 +7,6 @@ Laws checks take them), and scores from North-South's point of view.
 
 from __future__ import annotations
 
-from pbntool.diagnostics import Severity
 from pbntool.model import (
     ALL_CARDS,
     Board,
@@ -19,7 +18,7 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
-from pbntool.rules import auction_outcome, check_play, sequence_play, trick_winner, tricks_decided
+from pbntool.rules import auction_outcome, sequence_play, trick_winner, tricks_decided
 from pbntool.scoring import score_ns
 
 __all__ = [
@@ -42,9 +41,9 @@ def played_result(board: Board) -> tuple[int, str, bool] | None:
     else, and for a play the Laws checks find wrong (a card not held, played twice, ...):
     its tricks are no evidence.
     """
-    if board.play is None or any(d.severity is Severity.ERROR for d in check_play(board)):
+    if board.play is None:
         return None
-    counted = tricks_decided(board)
+    counted = tricks_decided(board, legal_only=True)
     if counted is None:
         return None
     won, lost = counted
@@ -144,11 +143,13 @@ def computed_score_ns(board: Board) -> tuple[int, str] | None:
 
 
 def _to_be_continued(board: Board) -> bool:
-    """A ``+`` in the auction or the play: the game goes on (PBN 2.0)."""
+    """A ``+`` in the auction or the play: the game goes on (PBN 2.0).  Nothing may follow
+    a ``+`` call, nor the trick of a ``+`` card, so only the last call and trick can hold
+    one."""
     auction, play = board.auction, board.play
-    if auction is not None and any(_is_continue(call) for call in auction.calls):
+    if auction is not None and auction.calls and _is_continue(auction.calls[-1]):
         return True
-    return play is not None and any(_is_continue(slot) for row in play.tricks for slot in row)
+    return play is not None and bool(play.tricks) and any(map(_is_continue, play.tricks[-1]))
 
 
 def _is_continue(item: object) -> bool:

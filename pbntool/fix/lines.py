@@ -1,10 +1,11 @@
 """Edit a file's text in place, keeping every byte outside the edits as it was.
 
-The input is read as *segments*: its bytes up to and including each line feed (the
-``\\n`` code unit in UTF-16).  A segment no edit touches is copied byte for byte, never
-decoded and re-encoded.  A segment an edit touches is decoded with the codec the reader used
-for it (the file's UTF-16, else UTF-8 when it is valid, else Windows-1252, else Latin-1),
-checked to encode back to the very same bytes, edited, and encoded with that codec again.
+The input is read in *segments* of whole lines, about a megabyte each.  A segment no edit
+touches is copied byte for byte, never decoded.  In a segment an edit touches, each physical
+line (the bytes up to and including a line feed, the ``\\n`` code unit in UTF-16) is
+decoded with the codec the reader used for it (the file's UTF-16, else UTF-8 when it is
+valid, else Windows-1252, else Latin-1) and checked to encode back to the very same bytes;
+a line with an edit is encoded with that codec again, every other line is copied.
 So line ends (CRLF, LF, CR, mixed), byte-order marks, encodings, a DOS end-of-file mark and
 text outside any game all stay as they were.
 
@@ -15,7 +16,7 @@ reports is a position here.
 Edits are given in file order, one *group* at a time; a group (the edits of one change) is
 applied entirely or not at all.  Before accepting a group the editor reads ahead to the
 lines it touches and checks that each one holds the text the edit expects there; only
-segments before the group are written out, so memory holds the lines of about one game.
+segments before the group are written out, so memory holds about two segments.
 """
 
 from __future__ import annotations
@@ -74,54 +75,93 @@ class Refusal:
 
 
 @dataclass(slots=True)
+class _Physical:
+    """Bytes up to and including one line feed, the codec they were read with, and the
+    reader lines in them (several when lone CRs end lines)."""
+
+    data: bytes
+    codec: str
+    lines: list[tuple[str, str]] | None
+    """``(text, ending)`` of each line; None when the bytes do not decode and encode back to
+    themselves (then nothing on these lines may be edited)."""
+    first_line: int
+
+
+@dataclass(slots=True)
 class _Segment:
-    """Bytes of the input up to and including one line feed (or the end)."""
+    """A run of whole lines of the input (about a chunk), decoded only when edited."""
 
     data: bytes
     first_line: int
     line_count: int
-    codec: str
+    utf16: str | None
     edits: list[Edit] = field(default_factory=list)
-    _lines: list[tuple[str, str]] | None = None
-    _decoded: bool = False
+    _physical: list[_Physical] | None = None
 
     @property
     def last_line(self) -> int:
         return self.first_line + self.line_count - 1
 
-    def lines(self) -> list[tuple[str, str]] | None:
-        """``(text, ending)`` of each line, or None when the bytes do not survive decoding and
-        encoding unchanged (then nothing in this segment may be edited)."""
-        if not self._decoded:
-            self._decoded = True
-            self._lines = _decode_lines(self.data, self.codec)
-        return self._lines
+    def physical(self) -> list[_Physical]:
+        """The segment's bytes as physical lines, each decoded as the reader decodes it."""
+        if self._physical is None:
+            self._physical = _split_physical(self.data, self.first_line, self.utf16)
+        return self._physical
 
-    def line(self, number: int) -> tuple[str, str] | None:
-        lines = self.lines()
-        if lines is None:
-            return None
-        index = number - self.first_line
-        return lines[index] if 0 <= index < len(lines) else None
-
-    def encodes(self, text: str) -> bool:
-        try:
-            text.encode(self.codec)
-        except UnicodeEncodeError:
-            return False
-        return True
+    def locate(self, number: int) -> tuple[_Physical, int] | None:
+        """The physical line holding reader line ``number`` and the line's index in it."""
+        for physical in self.physical():
+            count = len(physical.lines) if physical.lines is not None else 1
+            if physical.first_line <= number < physical.first_line + count:
+                return physical, number - physical.first_line
+        return None
 
     def last_ending(self) -> str:
         """How the segment's last line ends (``""`` at the end of a file without one)."""
-        lines = self.lines() if self.codec.startswith("utf-16") else None
-        if lines is not None:
-            return lines[-1][1] if lines else ""
-        data = self.data
-        if data.endswith(b"\r\n"):
-            return "\r\n"
-        if data.endswith(b"\n"):
-            return "\n"
-        return "\r" if data.endswith(b"\r") else ""
+        codec = self.utf16 or "latin-1"
+        for ending in ("\r\n", "\n", "\r"):
+            if self.data.endswith(ending.encode(codec)):
+                return ending
+        return ""
+
+
+def _split_physical(data: bytes, first_line: int, utf16: str | None) -> list[_Physical]:
+    feed = "\n".encode(utf16) if utf16 else b"\n"
+    whole = None
+    if not utf16:
+        try:
+            data.decode("utf-8")
+            whole = "utf-8"  # valid as a whole, so each line is: the reader's first choice
+        except UnicodeDecodeError:
+            pass
+    found: list[_Physical] = []
+    line = first_line
+    for raw in _physical_lines(data, feed, utf16 is not None):
+        codec = utf16 or whole or _byte_codec(raw)
+        lines = _decode_lines(raw, codec)
+        found.append(_Physical(raw, codec, lines, line))
+        line += len(lines) if lines is not None else _line_count(raw, utf16)
+    return found
+
+
+def _physical_lines(data: bytes, feed: bytes, aligned: bool) -> Iterator[bytes]:
+    start = 0
+    while start < len(data):
+        end = _find_feed(data, feed, start, aligned)
+        if end < 0:
+            yield data[start:]
+            return
+        yield data[start:end]
+        start = end
+
+
+def _find_feed(data: bytes, feed: bytes, start: int, aligned: bool) -> int:
+    """The end (after it) of the first line feed from ``start``, or -1; in UTF-16 only a
+    feed on a code-unit boundary counts."""
+    position = data.find(feed, start)
+    while position >= 0 and aligned and (position - start) % 2:
+        position = data.find(feed, position + 1)
+    return -1 if position < 0 else position + len(feed)
 
 
 def _decode_lines(data: bytes, codec: str) -> list[tuple[str, str]] | None:
@@ -153,15 +193,19 @@ def _byte_codec(data: bytes) -> str:
     return "latin-1"
 
 
-def _byte_line_count(data: bytes) -> int:
-    feeds, returns = data.count(b"\n"), data.count(b"\r")
-    ends = feeds + returns - data.count(b"\r\n")
-    trailing = not data.endswith((b"\n", b"\r"))
-    return ends + (1 if trailing else 0)
+def _line_count(data: bytes, utf16: str | None) -> int:
+    """Reader lines in some whole lines of the input: line ends, plus a last line without
+    one (UTF-16 is decoded for this, with replacements, as the reader decodes it)."""
+    if utf16:
+        text = data.decode(utf16, errors="replace")
+        ends = text.count("\n") + text.count("\r") - text.count("\r\n")
+        return ends + (0 if text.endswith(("\n", "\r")) else 1)
+    ends = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+    return ends + (0 if data.endswith((b"\n", b"\r")) else 1)
 
 
 class _Segments:
-    """The input as segments, read in chunks."""
+    """The input as segments of whole lines, about a chunk each."""
 
     def __init__(self, stream: BinaryIO) -> None:
         self._stream = stream
@@ -183,36 +227,24 @@ class _Segments:
         while True:
             chunk = self._stream.read(CHUNK_SIZE)
             pending += chunk
-            start = 0
-            while True:
-                end = self._find_feed(pending, start)
-                if end < 0:
-                    break
-                yield self._segment(pending[start:end])
-                start = end
-            pending = pending[start:]
             if not chunk:
                 if pending:
                     yield self._segment(pending)
                 return
+            cut = self._last_feed_end(pending)
+            if cut > 0:
+                yield self._segment(pending[:cut])
+                pending = pending[cut:]
 
-    def _find_feed(self, data: bytes, start: int) -> int:
-        """The end (after the line feed) of the first segment from ``start``, or -1."""
-        feed = self._feed
-        position = data.find(feed, start)
-        while position >= 0 and self.utf16 and (position - start) % 2:
-            position = data.find(feed, position + 1)
-        return -1 if position < 0 else position + len(feed)
+    def _last_feed_end(self, data: bytes) -> int:
+        """The end of the last whole line in ``data`` (0 when there is none)."""
+        position = data.rfind(self._feed)
+        while position >= 0 and self.utf16 and position % 2:
+            position = data.rfind(self._feed, 0, position)
+        return 0 if position < 0 else position + len(self._feed)
 
     def _segment(self, data: bytes) -> _Segment:
-        if self.utf16:
-            lines = _decode_lines(data, self.utf16)
-            # A segment that does not decode cleanly still holds one line feed.
-            count = len(lines) if lines is not None else 1
-            segment = _Segment(data, self._next_line, count, self.utf16)
-            segment._lines, segment._decoded = lines, True
-        else:
-            segment = _Segment(data, self._next_line, _byte_line_count(data), _byte_codec(data))
+        segment = _Segment(data, self._next_line, _line_count(data, self.utf16), self.utf16)
         self._next_line += segment.line_count
         return segment
 
@@ -307,17 +339,25 @@ class LineEditor:
     def _write_segment(self, segment: _Segment) -> None:
         if not segment.edits:
             self._write(segment.data)
-            self._previous_ending = segment.last_ending()
+            self._previous_ending = segment.last_ending() or self._previous_ending
             return
-        lines = segment.lines()
-        assert lines is not None  # checked when the edits were accepted
-        parts: list[str] = []
-        for index, (text, ending) in enumerate(lines):
-            number = segment.first_line + index
-            edits = [edit for edit in segment.edits if edit.line == number]
-            parts.append(self._edited_line(text, ending, edits))
-            self._previous_ending = ending or self._previous_ending
-        self._write("".join(parts).encode(segment.codec))
+        by_line: dict[int, list[Edit]] = {}
+        for edit in segment.edits:
+            by_line.setdefault(edit.line, []).append(edit)
+        for physical in segment.physical():
+            lines = physical.lines
+            count = len(lines) if lines is not None else 1
+            numbers = range(physical.first_line, physical.first_line + count)
+            if lines is None or not any(number in by_line for number in numbers):
+                self._write(physical.data)
+                if lines is not None and lines[-1][1]:
+                    self._previous_ending = lines[-1][1]
+                continue
+            parts: list[str] = []
+            for number, (text, ending) in zip(numbers, lines, strict=True):
+                parts.append(self._edited_line(text, ending, by_line.get(number, [])))
+                self._previous_ending = ending or self._previous_ending
+            self._write("".join(parts).encode(physical.codec))
 
     def _edited_line(self, text: str, ending: str, edits: list[Edit]) -> str:
         inline = [e for e in edits if e.kind in (EditKind.REPLACE, EditKind.INSERT)]
@@ -349,14 +389,17 @@ def _by_order(edit: Edit) -> int:
 
 def _check(segment: _Segment, edit: Edit) -> str | None:
     """Why the edit cannot be made in this segment, or None."""
-    if segment.lines() is None:
-        return f"line {edit.line} does not decode and encode back to the same bytes"
-    found = segment.line(edit.line)
+    found = segment.locate(edit.line)
     if found is None:
         return f"line {edit.line} is not in the file as it was read"
-    text, _ = found
-    if not segment.encodes(edit.text):
-        return f"the new text cannot be written in the {segment.codec} of line {edit.line}"
+    physical, index = found
+    if physical.lines is None:
+        return f"line {edit.line} does not decode and encode back to the same bytes"
+    text, _ = physical.lines[index]
+    try:
+        edit.text.encode(physical.codec)
+    except UnicodeEncodeError:
+        return f"the new text cannot be written in the {physical.codec} of line {edit.line}"
     if edit.kind is EditKind.LINE_AFTER:
         matches = text == edit.expect
     else:
