@@ -100,7 +100,7 @@ def test_in_place_leaves_a_correct_file_untouched(tmp_path: Path) -> None:
 def test_in_place_never_leaves_a_half_written_file(tmp_path: Path) -> None:
     source = _write(tmp_path / "a.pbn", BROKEN * 50)
 
-    def failing(open_input, name, out, *, only, event_scores=None):  # type: ignore[no-untyped-def]
+    def failing(open_input, name, out, *, only, event_scores, report):  # type: ignore[no-untyped-def]
         out.write(b"half a file")
         raise RuntimeError("disk on fire")
 

@@ -30,11 +30,11 @@ from pbntool.cli.common import (
     plural,
     print_diagnostic,
 )
-from pbntool.diagnostics import Severity
+from pbntool.diagnostics import Diagnostic
 from pbntool.inputs import Input, iter_inputs
 
 if TYPE_CHECKING:
-    from pbntool.fix import FixOptions, FixResult
+    from pbntool.fix import FixOptions, FixResult, Report
 
 __all__ = ["fix"]
 
@@ -69,13 +69,9 @@ class _Tally:
         self.boards += result.boards
         self.changes += result.changes
         self.changed_inputs += result.changed
-        for diagnostic in result.diagnostics:
-            if diagnostic.code == "FIX011":
-                self.refused += 1
-            if diagnostic.code in ("SRC003", "INT001"):
-                self.failed += 1
-            elif diagnostic.severity >= Severity.ERROR:
-                self.errors += 1
+        self.refused += result.refused
+        self.failed += result.failed
+        self.errors += result.errors
 
     def summary(self) -> str:
         refused = f", {self.refused} not made" if self.refused else ""
@@ -142,12 +138,13 @@ def fix(
     # Changes are listed on stdout unless the fixed text or the diff goes there.
     listed = sys.stderr if plan.to_stdout or diff else sys.stdout
     tally = _Tally()
+
+    def report(diagnostic: Diagnostic) -> None:
+        print_diagnostic(diagnostic, output_format, listed)
+
     for source in sources:
         tally.inputs += 1
-        result = _fix_one(source, options, plan)
-        tally.add(result)
-        for diagnostic in result.diagnostics:
-            print_diagnostic(diagnostic, output_format, listed)
+        tally.add(_fix_one(source, options, plan, report))
     listed.flush()
     if not quiet:
         typer.echo(tally.summary(), err=True)
@@ -203,28 +200,30 @@ def _plan(
     return _Plan(in_place, output, into_directory, to_stdout, diff, roots)
 
 
-def _fix_one(source: Input, options: FixOptions, plan: _Plan) -> FixResult:
+def _fix_one(source: Input, options: FixOptions, plan: _Plan, report: Report) -> FixResult:
     from pbntool.fix import FixResult, fix_input
     from pbntool.fix.files import fix_in_place, fix_to_path, unified_diff
 
     if source.problem is not None:
-        return FixResult(source.name, [source.problem], fixed=False)
+        result = FixResult(source.name, fixed=False, report=report)
+        result.add(source.problem)
+        return result
     opener = _opener(source)
     before = _read_all(opener) if plan.diff else None
     after: bytes | None = None
     if plan.in_place and source.path is not None:
-        result = fix_in_place(source.path, options)
+        result = fix_in_place(source.path, options, report)
         after = source.path.read_bytes() if plan.diff and result.fixed else None
     elif plan.output is not None:
         target = _target(source, plan)
-        result = fix_to_path(opener, source.name, target, options)
+        result = fix_to_path(opener, source.name, target, options, report)
         after = target.read_bytes() if plan.diff and result.fixed else None
     elif plan.to_stdout:
-        result = fix_input(opener, source.name, sys.stdout.buffer, options)
+        result = fix_input(opener, source.name, sys.stdout.buffer, options, report)
         sys.stdout.buffer.flush()
     else:
         fixed = io.BytesIO() if plan.diff else None
-        result = fix_input(opener, source.name, fixed, options)
+        result = fix_input(opener, source.name, fixed, options, report)
         after = fixed.getvalue() if fixed is not None and result.fixed else None
     if before is not None and after is not None:
         for line in unified_diff(before, after, source.name):

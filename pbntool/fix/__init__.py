@@ -26,13 +26,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import BinaryIO, Protocol
 
-from pbntool.diagnostics import FIX012, INT001, SRC003, SRC007, Diagnostic
+from pbntool.diagnostics import FIX012, INT001, SRC003, SRC007, Diagnostic, Severity
 from pbntool.fix.derive import VALUE_TAGS, ValueFix, derive_fixes
 from pbntool.fix.event import EVENT_TAGS, EventScores, EventScoreSource, SideValues, event_fixes
 from pbntool.fix.forms import ScoreForm, ScoreFormKind
 from pbntool.fix.notes import Renumbering, renumber
 from pbntool.formats import Format, detect_format
-from pbntool.inputs import Input
 
 __all__ = [
     "DEFAULT_OPTIONS",
@@ -46,6 +45,7 @@ __all__ = [
     "FixResult",
     "Fixer",
     "Renumbering",
+    "Report",
     "ScoreForm",
     "ScoreFormKind",
     "SideValues",
@@ -70,21 +70,49 @@ class FixOptions:
     event_scores: EventScoreSource | None = None
 
 
+Report = Callable[[Diagnostic], None]
+"""Where findings go as they are made (so that memory does not grow with their number)."""
+
+
 @dataclass
 class FixResult:
-    """What fixing one input did: every change (and refusal) as a diagnostic."""
+    """What fixing one input did: every change (and refusal) as a diagnostic.
+
+    ``diagnostics`` holds them when no ``report`` function was given to ``fix_input``; the
+    counts are kept either way.
+    """
 
     name: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     boards: int = 0
     changes: int = 0
+    refused: int = 0
+    """Changes fix would make but could not (FIX011)."""
+    errors: int = 0
+    """Error findings: an input fix does not edit (FIX012), or of no known format."""
+    failed: int = 0
+    """Inputs that could not be read (SRC003) or that a bug stopped (INT001)."""
     fixed: bool = True
     """False when the input was not fixed at all (unreadable, or not PBN)."""
+    report: Report | None = field(default=None, repr=False, compare=False)
 
     @property
     def changed(self) -> bool:
         """True when the output differs from the input."""
         return self.changes > 0
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        """Count a finding and pass it on (or keep it)."""
+        if diagnostic.code == "FIX011":
+            self.refused += 1
+        if diagnostic.code in ("SRC003", "INT001"):
+            self.failed += 1
+        elif diagnostic.severity >= Severity.ERROR:
+            self.errors += 1
+        if self.report is not None:
+            self.report(diagnostic)
+        else:
+            self.diagnostics.append(diagnostic)
 
 
 class Fixer(Protocol):
@@ -97,8 +125,9 @@ class Fixer(Protocol):
         out: BinaryIO | None,
         *,
         only: frozenset[str],
-        event_scores: EventScoreSource | None = None,
-    ) -> tuple[list[Diagnostic], int, int]: ...
+        event_scores: EventScoreSource | None,
+        report: Report,
+    ) -> tuple[int, int]: ...
 
 
 DEFAULT_OPTIONS = FixOptions()
@@ -123,67 +152,65 @@ def fix_input(
     name: str,
     out: BinaryIO | None,
     options: FixOptions = DEFAULT_OPTIONS,
+    report: Report | None = None,
 ) -> FixResult:
     """Fix one input whose bytes ``opener`` gives (from the start, each time it is called),
-    writing the fixed bytes to ``out`` (None for a dry run).
+    writing the fixed bytes to ``out`` (None for a dry run).  Findings go to ``report`` as
+    they are made, in file order, else into the result's ``diagnostics``.
 
     Never raises for bad input: an input of another format gets FIX012, one that cannot be
     read SRC003, one of no format SRC007.  ``out`` is left untouched in those cases.
     """
-    result = FixResult(name)
+    result = FixResult(name, report=report)
     try:
         with opener() as stream:
             head = stream.read(1 << 16)
     except OSError as error:
-        result.fixed = False
-        problem = SRC003.at(reason=error.strerror or str(error))
-        result.diagnostics.append(Diagnostic(problem.code, problem.severity, problem.message, name))
-        return result
+        return _failed(result, _unreadable(error, name))
     form = detect_format(head, name)
     if form is None:
-        result.fixed = False
-        result.diagnostics.append(_at_start(SRC007.at(), name))
-        return result
+        return _failed(result, _at_start(SRC007.at(), name))
     fixer = fixer_for(form)
     if fixer is None:
-        result.fixed = False
-        result.diagnostics.append(_at_start(FIX012.at(format=form.value.upper()), name))
-        return result
+        return _failed(result, _at_start(FIX012.at(format=form.value.upper()), name))
     try:
-        found, result.boards, result.changes = fixer(
-            opener, name, out, only=options.only, event_scores=options.event_scores
+        result.boards, result.changes = fixer(
+            opener,
+            name,
+            out,
+            only=options.only,
+            event_scores=options.event_scores,
+            report=result.add,
         )
     except OSError as error:
-        result.fixed = False
-        problem = SRC003.at(reason=error.strerror or str(error))
-        result.diagnostics.append(Diagnostic(problem.code, problem.severity, problem.message, name))
-        return result
+        return _failed(result, _unreadable(error, name))
     except Exception as error:  # a bug of ours must cost one input, not the batch
-        result.fixed = False
         detail = traceback.format_exception_only(error)[-1].strip()
         problem = INT001.at(skipped="this input (left as it was)", error=detail)
-        result.diagnostics.append(_at_start(problem, name))
-        return result
-    result.diagnostics.extend(found)
+        return _failed(result, _at_start(problem, name))
     return result
 
 
+def _failed(result: FixResult, diagnostic: Diagnostic) -> FixResult:
+    result.fixed = False
+    result.add(diagnostic)
+    return result
+
+
+def _unreadable(error: OSError, name: str) -> Diagnostic:
+    problem = SRC003.at(reason=error.strerror or str(error))
+    return Diagnostic(problem.code, problem.severity, problem.message, name)
+
+
 def fix_bytes(
-    data: bytes, name: str, out: BinaryIO | None, options: FixOptions = DEFAULT_OPTIONS
+    data: bytes,
+    name: str,
+    out: BinaryIO | None,
+    options: FixOptions = DEFAULT_OPTIONS,
+    report: Report | None = None,
 ) -> FixResult:
     """``fix_input`` for bytes in memory."""
-    return fix_input(lambda: io.BytesIO(data), name, out, options)
-
-
-def open_path(source: Input) -> Callable[[], BinaryIO]:
-    """An opener for an input on disk (stdin is read once into memory by the caller)."""
-    path = source.path
-    assert path is not None
-
-    def opener() -> BinaryIO:
-        return open(path, "rb")
-
-    return opener
+    return fix_input(lambda: io.BytesIO(data), name, out, options, report)
 
 
 def only_tags(names: Iterable[str]) -> frozenset[str]:

@@ -398,7 +398,9 @@ def _fix_result(state: _State) -> ValueFix | None:
             return None
         return ValueFix(FIX006, "Result", written, "", {"reason": "the board was passed out"})
     stated = board.result
-    if not state.unknown("Result") and (stated is None or stated.irregular or board.score is None):
+    if not state.unknown("Result") and (
+        stated is None or stated.irregular or not _score_could_witness(board, stated.tricks)
+    ):
         return None  # unreadable, agreed (^), or no Score that could witness a correction
     found = played_result(board)
     if found is None:
@@ -411,6 +413,16 @@ def _fix_result(state: _State) -> ValueFix | None:
             return None
         reason += ", and the Score is its score"
     return ValueFix(FIX006, "Result", written, str(tricks), {"reason": reason})
+
+
+def _score_could_witness(board: Board, stated: int) -> bool:
+    """A stated Score that is not the score of the stated Result could be a witness for
+    another one (checked before the play is analysed, which costs more)."""
+    contract, declarer = contract_for_play(board), declarer_for_play(board)
+    vulnerability, score = board.vulnerability, board.score
+    if vulnerability is None or score is None:
+        return False
+    return score_of(contract, declarer, vulnerability, stated) != stated_ns(score, declarer)
 
 
 def _score_prefers_tricks(board: Board, new: int, old: int) -> bool:

@@ -18,27 +18,42 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from pbntool.fix import DEFAULT_OPTIONS, FixOptions, FixResult, fix_input
+from pbntool.fix import DEFAULT_OPTIONS, FixOptions, FixResult, Report, fix_input
 from pbntool.source import DecodedText
 
 __all__ = ["fix_in_place", "fix_to_path", "unified_diff"]
 
 
-def fix_in_place(path: Path, options: FixOptions = DEFAULT_OPTIONS) -> FixResult:
+def fix_in_place(
+    path: Path, options: FixOptions = DEFAULT_OPTIONS, report: Report | None = None
+) -> FixResult:
     """Fix a file where it is; it is replaced only when something changed."""
-    return _fix_atomically(lambda: open(path, "rb"), str(path), path, options, keep=False)
+
+    def opener() -> BinaryIO:
+        return open(path, "rb")
+
+    return _fix_atomically(opener, str(path), path, options, report, keep=False)
 
 
 def fix_to_path(
-    opener: Callable[[], BinaryIO], name: str, target: Path, options: FixOptions = DEFAULT_OPTIONS
+    opener: Callable[[], BinaryIO],
+    name: str,
+    target: Path,
+    options: FixOptions = DEFAULT_OPTIONS,
+    report: Report | None = None,
 ) -> FixResult:
     """Fix an input into ``target`` (written even when nothing changed; not written when the
     input could not be fixed at all)."""
-    return _fix_atomically(opener, name, target, options, keep=True)
+    return _fix_atomically(opener, name, target, options, report, keep=True)
 
 
 def _fix_atomically(
-    opener: Callable[[], BinaryIO], name: str, target: Path, options: FixOptions, keep: bool
+    opener: Callable[[], BinaryIO],
+    name: str,
+    target: Path,
+    options: FixOptions,
+    report: Report | None,
+    keep: bool,
 ) -> FixResult:
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(
@@ -46,7 +61,7 @@ def _fix_atomically(
     )
     try:
         with os.fdopen(handle, "wb") as out:
-            result = fix_input(opener, name, out, options)
+            result = fix_input(opener, name, out, options, report)
             out.flush()
             os.fsync(out.fileno())
         if result.fixed and (keep or result.changed):

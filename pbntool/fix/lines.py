@@ -21,6 +21,7 @@ segments before the group are written out, so memory holds about two segments.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import itertools
 import re
@@ -76,8 +77,8 @@ class Refusal:
 
 @dataclass(slots=True)
 class _Physical:
-    """Bytes up to and including one line feed, the codec they were read with, and the
-    reader lines in them (several when lone CRs end lines)."""
+    """Bytes of whole lines read with one codec (a whole segment, or one line feed's worth
+    when the segment mixes encodings), and the reader lines in them."""
 
     data: bytes
     codec: str
@@ -95,8 +96,10 @@ class _Segment:
     first_line: int
     line_count: int
     utf16: str | None
-    edits: list[Edit] = field(default_factory=list)
+    edits: dict[int, list[Edit]] = field(default_factory=dict)
+    """The accepted edits, by line."""
     _physical: list[_Physical] | None = None
+    _starts: list[int] | None = None
 
     @property
     def last_line(self) -> int:
@@ -106,15 +109,21 @@ class _Segment:
         """The segment's bytes as physical lines, each decoded as the reader decodes it."""
         if self._physical is None:
             self._physical = _split_physical(self.data, self.first_line, self.utf16)
+            self._starts = [physical.first_line for physical in self._physical]
         return self._physical
 
     def locate(self, number: int) -> tuple[_Physical, int] | None:
         """The physical line holding reader line ``number`` and the line's index in it."""
-        for physical in self.physical():
-            count = len(physical.lines) if physical.lines is not None else 1
-            if physical.first_line <= number < physical.first_line + count:
-                return physical, number - physical.first_line
-        return None
+        physicals = self.physical()
+        assert self._starts is not None
+        index = bisect.bisect_right(self._starts, number) - 1
+        if index < 0:
+            return None
+        physical = physicals[index]
+        count = len(physical.lines) if physical.lines is not None else 1
+        if number >= physical.first_line + count:
+            return None
+        return physical, number - physical.first_line
 
     def last_ending(self) -> str:
         """How the segment's last line ends (``""`` at the end of a file without one)."""
@@ -126,18 +135,17 @@ class _Segment:
 
 
 def _split_physical(data: bytes, first_line: int, utf16: str | None) -> list[_Physical]:
+    """The segment as one unit when it decodes as a whole (UTF-8, or the file's UTF-16) and
+    encodes back to itself; else line by line, each with the reader's codec for it."""
+    whole = utf16 or "utf-8"
+    lines = _decode_lines(data, whole)
+    if lines is not None:
+        return [_Physical(data, whole, lines, first_line)]
     feed = "\n".encode(utf16) if utf16 else b"\n"
-    whole = None
-    if not utf16:
-        try:
-            data.decode("utf-8")
-            whole = "utf-8"  # valid as a whole, so each line is: the reader's first choice
-        except UnicodeDecodeError:
-            pass
     found: list[_Physical] = []
     line = first_line
     for raw in _physical_lines(data, feed, utf16 is not None):
-        codec = utf16 or whole or _byte_codec(raw)
+        codec = utf16 or _byte_codec(raw)
         lines = _decode_lines(raw, codec)
         found.append(_Physical(raw, codec, lines, line))
         line += len(lines) if lines is not None else _line_count(raw, utf16)
@@ -285,11 +293,11 @@ class LineEditor:
             if problem is not None:
                 return Refusal(problem)
             placed.append((segment, edit))
-        overlap = _overlap([edit for _, edit in placed] + self._pending_edits(first, last))
+        overlap = _overlap([edit for _, edit in placed] + self._accepted_on(placed))
         if overlap:
             return Refusal(overlap)
         for segment, edit in placed:
-            segment.edits.append(edit)
+            segment.edits.setdefault(edit.line, []).append(edit)
         self.applied += 1
         return None
 
@@ -300,9 +308,12 @@ class LineEditor:
         for segment in self._source:
             self._write_segment(segment)
 
-    def _pending_edits(self, first: int, last: int) -> list[Edit]:
+    @staticmethod
+    def _accepted_on(placed: list[tuple[_Segment, Edit]]) -> list[Edit]:
+        """Edits accepted earlier on the lines the new ones touch."""
+        lines = {(id(segment), edit.line): segment for segment, edit in placed}
         return [
-            edit for segment in self._buffer for edit in segment.edits if first <= edit.line <= last
+            edit for (_, line), segment in lines.items() for edit in segment.edits.get(line, [])
         ]
 
     def _flush_before(self, line: int) -> None:
@@ -341,9 +352,7 @@ class LineEditor:
             self._write(segment.data)
             self._previous_ending = segment.last_ending() or self._previous_ending
             return
-        by_line: dict[int, list[Edit]] = {}
-        for edit in segment.edits:
-            by_line.setdefault(edit.line, []).append(edit)
+        by_line = segment.edits
         for physical in segment.physical():
             lines = physical.lines
             count = len(lines) if lines is not None else 1
@@ -355,7 +364,10 @@ class LineEditor:
                 continue
             parts: list[str] = []
             for number, (text, ending) in zip(numbers, lines, strict=True):
-                parts.append(self._edited_line(text, ending, by_line.get(number, [])))
+                edits = by_line.get(number)
+                parts.append(
+                    text + ending if edits is None else self._edited_line(text, ending, edits)
+                )
                 self._previous_ending = ending or self._previous_ending
             self._write("".join(parts).encode(physical.codec))
 

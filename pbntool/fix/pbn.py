@@ -94,15 +94,17 @@ def fix_pbn(
     out: BinaryIO | None,
     *,
     only: frozenset[str],
-    event_scores: EventScoreSource | None = None,
-) -> tuple[list[Diagnostic], int, int]:
+    event_scores: EventScoreSource | None,
+    report: Callable[[Diagnostic], None],
+) -> tuple[int, int]:
     """Fix one PBN input, writing the result to ``out`` (None: a dry run).
 
-    ``open_input`` opens the input from its start; it is called three times.
+    ``open_input`` opens the input from its start; it is called three times.  Each change
+    made, each one refused and each game that could not be read goes to ``report``, in file
+    order, as soon as its block of text is done.
 
     Returns:
-        The diagnostics (each change made, each one refused, games that could not be read),
-        the number of boards read, and the number of changes made (one per diagnostic).
+        The number of boards read, and the number of changes made (one per diagnostic).
     """
     form = ScoreForm()
     if "Score" in only:
@@ -115,9 +117,19 @@ def fix_pbn(
             changes = _plan_block(block, run)
             for change in sorted(changes, key=lambda c: c.key):
                 _apply(editor, change, run)
+            _report(run, report)
         editor.finish()
+    _report(run, report)
+    return run.boards, run.changes
+
+
+def _report(run: _Run, report: Callable[[Diagnostic], None]) -> None:
+    """Pass on what a block produced, in file order (blocks follow each other in the file,
+    so each block's findings come after the previous block's)."""
     run.reported.sort(key=lambda item: item[0])
-    return [diagnostic for _, diagnostic in run.reported], run.boards, run.changes
+    for _, diagnostic in run.reported:
+        report(diagnostic)
+    run.reported.clear()
 
 
 def _apply(editor: LineEditor, change: Change, run: _Run) -> None:
