@@ -1182,6 +1182,90 @@ EVT019 = _code(
     "unknown contract, an unreadable value).",
 )
 
+# --- FIX: what `pbntool fix` changed (and could not change) ---------------------------------
+# Positions are in the input file: an edited value where it starts, an inserted tag where its
+# value goes (its line is inserted before the line given, or at that column of it).
+FIX001 = _code(
+    "FIX001",
+    INFO,
+    "Dealer {old} → {new}: {reason}",
+    "The missing or unknown Dealer filled in from the auction's first call, else from the "
+    "board number (16-board cycle).",
+)
+FIX002 = _code(
+    "FIX002",
+    INFO,
+    "Vulnerable {old} → {new}: board {board} of the 16-board cycle",
+    "The missing or unknown Vulnerable filled in from the board number.",
+)
+FIX003 = _code(
+    "FIX003",
+    INFO,
+    "Deal {seat} hand {old} → {new}: the 13 cards the other three hands do not hold",
+    "The fourth hand of a deal whose other three hands are known.",
+)
+FIX004 = _code(
+    "FIX004",
+    INFO,
+    "Contract {old} → {new}: {reason}",
+    "The missing, unknown or unreadable Contract set to the completed auction's; one that "
+    "contradicts the auction only when the stated Score is the auction's contract's score.",
+)
+FIX005 = _code(
+    "FIX005",
+    INFO,
+    "Declarer {old} → {new}: {reason}",
+    "The missing, unknown or unreadable Declarer set to the completed auction's (empty on a "
+    "passed-out board); one that contradicts the auction only when the opening lead or the "
+    "Score agrees with the auction.",
+)
+FIX006 = _code(
+    "FIX006",
+    INFO,
+    "Result {old} → {new}: {reason}",
+    "The missing or unknown Result set to the tricks declarer took in a complete play or a "
+    "claim with only the forced last trick left (empty on a passed-out board); one that a "
+    "complete play contradicts only when the stated Score is the play's result's score.",
+)
+FIX007 = _code(
+    "FIX007",
+    INFO,
+    "Score {old} → {new}: {reason}",
+    "The missing, unknown or wrong Score set to the duplicate score of the contract, "
+    "declarer, result and vulnerability, written in the form the file uses.",
+)
+FIX008 = _code(
+    "FIX008",
+    INFO,
+    "Note {old} → {new} in the {section}: notes numbered 1 to {count}",
+    "A Note renumbered so that a section's notes are numbered 1, 2, ... without gaps or repeats.",
+)
+FIX009 = _code(
+    "FIX009",
+    INFO,
+    "note reference ={old}= → ={new}= in the {section}",
+    "A note reference renumbered with the Note it points to.",
+)
+FIX010 = _code(
+    "FIX010",
+    INFO,
+    "{name} {old} → {new}: from the event's results",
+    "A ScoreMP, ScoreIMP or ScorePercentage set to what the event's scoring gives.",
+)
+FIX011 = _code(
+    "FIX011",
+    WARNING,
+    "{name} not changed to {new}: {reason}",
+    "A change fix would make but cannot make without touching other bytes; the input is "
+    "kept as it is there.",
+)
+FIX012 = _code(
+    "FIX012",
+    ERROR,
+    "fix edits PBN files only; this {format} input was not changed",
+    "`pbntool fix` was given a LIN, JSON or XML input.",
+)
+
 # --- INT: our own failures ----------------------------------------------------------------
 INT001 = _code(
     "INT001",

@@ -178,6 +178,12 @@ FAMILIES: tuple[Family, ...] = (
         "scores and par scores compared with what the results of the event give.",
     ),
     Family(
+        "FIX",
+        "FIX: repairs by `pbntool fix`",
+        "What `pbntool fix` changed, one code per kind of change (the message says old → new "
+        "and why), and the changes it could not make.",
+    ),
+    Family(
         "INT",
         "INT: internal errors",
         "Failures of pbntool itself; the rest of the input is skipped and the bug should be "

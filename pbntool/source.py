@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-__all__ = ["DecodedText", "EncodingEvent", "decode_bytes_line"]
+__all__ = ["DecodedText", "EncodingEvent", "decode_bytes_line", "sniff_utf16"]
 
 CHUNK_SIZE = 1 << 20
 
@@ -144,6 +144,12 @@ def _is_cp1252(raw: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def sniff_utf16(head: bytes) -> str | None:
+    """The UTF-16 codec (``utf-16-le``/``utf-16-be``) of a stream's first 4 bytes, by BOM or
+    by the NUL pattern of ASCII text in UTF-16 without one; None for a byte encoding."""
+    return _sniff_utf16(head)
 
 
 def _sniff_utf16(head: bytes) -> str | None:

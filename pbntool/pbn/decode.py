@@ -135,6 +135,9 @@ class SourceMap:
     tables: dict[str, int] = field(default_factory=dict)
     cells: dict[str, list[int]] = field(default_factory=dict)
     """The offset of each element of a table's data, by table name."""
+    raw: RawGame | None = None
+    """The game as parsed: every tag pair in source order with its offsets and section data
+    (for edits in place, ``pbntool fix``)."""
     _line_starts: list[int] | None = None
 
     def offset(self, path: Path | None) -> int | None:
@@ -250,7 +253,7 @@ def decode_game(raw: RawGame, context: FileContext) -> DecodedGame | None:
     if not raw.tags:
         context.pending_commentary.extend(raw.commentary)
         return None
-    game = _Game(raw, context, SourceMap(raw.block), list(raw.diagnostics))
+    game = _Game(raw, context, SourceMap(raw.block, raw=raw), list(raw.diagnostics))
     commentary = tuple(context.pending_commentary) + tuple(raw.commentary)
     context.pending_commentary = []
     _read_tags(game)

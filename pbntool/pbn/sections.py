@@ -54,6 +54,7 @@ __all__ = [
     "decode_play_data",
     "decode_table",
     "element_offsets",
+    "note_references",
 ]
 
 
@@ -484,6 +485,26 @@ def _split_word(word: str) -> Iterator[tuple[str, int]]:
         yield word, 0
         return
     yield from pieces
+
+
+def note_references(pieces: list[Piece]) -> Iterator[tuple[int, int, int]]:
+    """Every note reference token ``=n=`` of a section's data, as ``(n, offset, length)``:
+    the offset in the game text of its digits and how many digits there are.
+
+    Words are split into tokens as the decoder splits them, so a ``=1=`` inside free text
+    (``4NT/5D=1=``) is not a reference.  Only ``pbntool fix`` needs this, so decoding does
+    not pay for it.
+    """
+    for kind, text, offset, _ in pieces:
+        if kind != "data" or "=" not in text:
+            continue
+        for word in _WORDS.finditer(text):
+            if "=" not in word.group():
+                continue
+            for piece, shift in _split_word(word.group()):
+                if len(piece) > 2 and piece[0] == "=" and _ANNOTATION.fullmatch(piece):
+                    start = offset + word.start() + shift + 1
+                    yield int(piece[1:-1]), start, len(piece) - 2
 
 
 def _is_token_char(char: str) -> bool:

@@ -41,6 +41,7 @@ from pbntool.rules.play import (
     is_slot_card,
     sequence_play,
     trick_winner,
+    tricks_decided,
     trump_of,
 )
 
@@ -59,6 +60,7 @@ __all__ = [
     "is_slot_card",
     "sequence_play",
     "trick_winner",
+    "tricks_decided",
     "trump_of",
 ]
 

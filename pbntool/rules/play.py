@@ -25,6 +25,7 @@ from pbntool.diagnostics import (
     PLY007,
     PLY008,
     Diagnostic,
+    Severity,
 )
 from pbntool.model import Board, Card, Contract, Play, Seat, SectionEnd, Slot, Suit, Token
 from pbntool.rules._common import _CONTINUE, _FULL_HAND, _SEATS
@@ -39,6 +40,7 @@ __all__ = [
     "is_slot_card",
     "sequence_play",
     "trick_winner",
+    "tricks_decided",
     "trump_of",
 ]
 
@@ -426,6 +428,30 @@ def check_result(board: Board) -> Iterator[Diagnostic]:
     masks = _hand_masks(board.deal) if board.deal is not None else None
     tally = _drain(_check_play(board, board.play, outcome, masks))
     yield from _check_result(board, tally)
+
+
+def tricks_decided(board: Board, *, legal_only: bool = False) -> tuple[int, int] | None:
+    """``(won, lost)``: the tricks declarer's side and the defenders won in the play, counted
+    exactly as ``check_result`` counts them (the stated contract and declarer, else the
+    auction's; tricks in order until one whose winner cannot be known).
+
+    None when the play cannot be followed: no play, no strain or declarer, an end position;
+    with ``legal_only``, also when the play checks find an error (a card not held, played
+    twice, a revoke, a lead out of turn), as the play is then no evidence.
+    """
+    if board.play is None:
+        return None
+    outcome = auction_outcome(board.auction) if board.auction is not None else None
+    masks = _hand_masks(board.deal) if board.deal is not None else None
+    checks = _check_play(board, board.play, outcome, masks)
+    while True:
+        try:
+            finding = next(checks)
+        except StopIteration as stop:
+            tally: _Tally | None = stop.value
+            return None if tally is None else (tally.won, tally.lost)
+        if legal_only and finding.severity >= Severity.ERROR:
+            return None
 
 
 def _drain(checks: Generator[Diagnostic, None, _Tally | None]) -> _Tally | None:
