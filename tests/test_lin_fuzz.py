@@ -161,6 +161,7 @@ def test_seeds_read_cleanly() -> None:
         "pn|" + "," * 100_000 + "|",
         "qx|o1|" * 20_000,
         "qx|o0|ah|Board 0|md|,,,|mb|p|",
+        "vg|\r|st||",
         "mb|" + "p" * 100_000 + "|",
         "pc|" + "SA" * 50_000 + "|",
         "https://x/handviewer.html?lin=" + "%7C" * 50_000,

@@ -34,7 +34,14 @@ from pbntool.diagnostics import (
     SRC002,
     Diagnostic,
 )
-from pbntool.lin.decode import LinSourceMap, Segment, TableInput, decode_table, escape_text
+from pbntool.lin.decode import (
+    LinSourceMap,
+    Segment,
+    TableInput,
+    decode_table,
+    escape_text,
+    one_line,
+)
 from pbntool.lin.lexer import (
     DocumentEnd,
     Item,
@@ -217,7 +224,9 @@ class _Assembler:
         elif self.segment is None:
             self.segment = Segment()
         segment = self.segment
-        segment.header.append(Comment(escape_text(pair.tag, pair.value), CommentKind.ESCAPE))
+        segment.header.append(
+            Comment(escape_text(pair.tag, one_line(pair.value)), CommentKind.ESCAPE)
+        )
         if pair.tag == "rs":
             segment.results = pair.value.split(",")
             self._check_results(segment, pair)
@@ -230,7 +239,7 @@ class _Assembler:
     def _header_names(self, pair: Pair) -> None:
         assert self.segment is not None
         self.segment.names = pair.value.split(",")
-        text = escape_text(pair.tag, pair.value)
+        text = escape_text(pair.tag, one_line(pair.value))
         self.segment.header.append(Comment(text, CommentKind.ESCAPE))
 
     def _check_results(self, segment: Segment, pair: Pair) -> None:

@@ -196,7 +196,7 @@ class LinWriter:
         self._segment_names = None
         lines = []
         for text in header:
-            lines.append(text)
+            lines.append(text.replace("\r", " ").replace("\n", " "))
             if text.startswith("pn|"):
                 self._segment_names = text[3:-1].split(",")
         self._stream.write("\n".join(lines) + "pg||\n")
