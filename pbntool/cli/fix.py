@@ -254,7 +254,9 @@ def _opener(source: Input) -> Callable[[], BinaryIO]:
     """Opens the input from its start, as often as fix needs (stdin is read once)."""
     path = source.path
     if path is None:
-        data = sys.stdin.buffer.read()
+        # stdin (already sniffed: source.open() replays it) or an archive member: read once.
+        with source.open() as stream:
+            data = stream.read()
         return lambda: io.BytesIO(data)
     return lambda: open(path, "rb")
 

@@ -206,9 +206,15 @@ class LinWriter:
         tables, self._match = self._match, []
         if not tables:
             return
-        self._stream.write(_match_header([board for board, _ in tables]))
-        for _, text in tables:
-            self._stream.write(text)
+        boards = [board for board, _ in tables]
+        self._stream.write(_match_header(boards))
+        # Written again now that the header's names are known (the losses were counted when
+        # each board came): a table whose players are the header's needs no pn of its own,
+        # as when the file is read back and written again.
+        self._in_segment, self._segment_names = True, _match_names(boards)
+        for board in boards:
+            self._stream.write(self._table_text(board, _Losses(), room=True))
+        self._in_segment, self._segment_names = False, None
 
     # --- one table ---------------------------------------------------------------------
 
@@ -535,14 +541,16 @@ def _write_card_annotation(line: _Line, annotation: Annotation, losses: _Losses)
 
 
 def _write_claim_without_play(line: _Line, board: Board, losses: _Losses) -> None:
-    """A Result with no play: a claim before the opening lead, when the auction ended."""
-    if board.result is None or board.auction is None:
+    """A Result with no play: a claim before the opening lead (LIN's reader takes ``mc`` as
+    the Result whether or not an auction came before it)."""
+    if board.result is None or _passed_out(board):
         return
-    outcome = auction_outcome(board.auction)
-    if outcome.complete and outcome.contract is not None and not outcome.contract.is_passed_out:
-        line.pair("mc", str(board.result.tricks))
-        line.page()
-        losses.carried.add("Result")
+    derived = auction_outcome(board.auction).contract if board.auction is not None else None
+    if derived is not None and derived.is_passed_out:
+        return
+    line.pair("mc", str(board.result.tricks))
+    line.page()
+    losses.carried.add("Result")
 
 
 def _declarer(board: Board) -> Seat | None:
