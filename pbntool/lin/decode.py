@@ -226,7 +226,7 @@ class _Table:
 
 def decode_table(table: TableInput) -> tuple[Board, LinSourceMap, list[Diagnostic]]:
     """Build the board of one table; every problem becomes a diagnostic, nothing is dropped."""
-    pieces = _pieces(table.items)
+    pieces = _pieces([table.names, *table.items] if table.names is not None else table.items)
     start = table.items[0].offset if table.items else 0
     state = _Table(LinSourceMap(pieces, start=start), table.segment)
     segment = table.segment
@@ -332,6 +332,10 @@ def _names(state: _Table, pair: Pair) -> None:
 
 def _room(state: _Table, pair: Pair) -> None:
     label = read_room(pair.value)
+    # A second qx before the table started names it again: the last one counts.
+    state.commentary[:] = [c for c in state.commentary if not c.text.startswith("lin qx|")]
+    state.board_numbers[:] = [entry for entry in state.board_numbers if entry[1] != "qx"]
+    state.room = None
     # A table id the Room and Board tags cannot say again (no room, a label, another
     # letter, unreadable) is kept as it was: the writer writes it back as the table's id.
     if label is None:

@@ -213,7 +213,7 @@ class _Assembler:
             yield from self._close()
             self.segment = Segment()
             self.seen_room = False
-            fields = pair.value.split(",")
+            fields = one_line(pair.value).split(",")
             if len(fields) != 9:
                 self._header_finding(LIN114.at(("offset", pair.value_offset), count=len(fields)),
                                      pair)  # fmt: skip
@@ -228,17 +228,17 @@ class _Assembler:
             Comment(escape_text(pair.tag, one_line(pair.value)), CommentKind.ESCAPE)
         )
         if pair.tag == "rs":
-            segment.results = pair.value.split(",")
+            segment.results = one_line(pair.value).split(",")
             self._check_results(segment, pair)
         elif pair.tag == "pw":
-            segment.pair_names = _fill_forward(pair.value.split(","), 4)
+            segment.pair_names = _fill_forward(one_line(pair.value).split(","), 4)
         elif pair.tag == "bn":
             numbers = [_number(text) for text in pair.value.split(",")]
             segment.board_numbers = [number for number in numbers if number is not None]
 
     def _header_names(self, pair: Pair) -> None:
         assert self.segment is not None
-        self.segment.names = pair.value.split(",")
+        self.segment.names = one_line(pair.value).split(",")
         text = escape_text(pair.tag, one_line(pair.value))
         self.segment.header.append(Comment(text, CommentKind.ESCAPE))
 

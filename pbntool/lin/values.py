@@ -122,6 +122,7 @@ _ALL_MASK = sum(_FULL_SUIT << (suit * 16) for suit in range(4))
 _SUIT_LETTERS = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS}
 
 
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _SUIT_SHIFT = {"S": 48, "H": 32, "D": 16, "C": 0}
 _RANK_BIT = {letter: 1 << rank for rank, letter in enumerate("..23456789TJQKA") if rank >= 2}
 
@@ -159,7 +160,7 @@ def _read_hand_slowly(text: str, start: int, seat: Seat, problems: list[Problem]
     mask = 0
     suit: Suit | None = None
     index = 0
-    upper = text.upper()
+    upper = text.translate(_ASCII_UPPER)  # str.upper() may change the length ("ß" → "SS")
     while index < len(upper):
         char = upper[index]
         if char in _SUIT_LETTERS:

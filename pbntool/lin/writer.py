@@ -228,7 +228,7 @@ class LinWriter:
             line.raw(qx if qx is not None else f"qx|{_room_value(board)}|")
             # After qx, a pn names this table (before the first qx it would be the header's).
             expected = self._room_names(board) if self._in_segment else None
-            if names != expected and any(names):
+            if names != expected and (any(names) or expected is not None):
                 line.pair("pn", ",".join(_clean_name(name, losses) for name in names))
         else:
             line.pair("pn", ",".join(_clean_name(name, losses) for name in names))
@@ -252,9 +252,9 @@ class LinWriter:
 
     def _room_names(self, board: Board) -> list[str]:
         names = self._segment_names or []
-        if len(names) >= 8 and _room(board) == "c":
-            return [name.strip() for name in names[4:8]]
-        return [name.strip() for name in names[:4]]
+        chosen = names[4:8] if len(names) >= 8 and _room(board) == "c" else names[:4]
+        found = [name.strip() for name in chosen]
+        return found + [""] * (4 - len(found))
 
 
 def dumps_board(board: Board, options: WriteOptions | None = None) -> str:
