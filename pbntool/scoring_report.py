@@ -77,8 +77,8 @@ def score_board(board: Board, file: str) -> ScoreLine:
     contract: Contract | None = board.contract
     declarer = board.declarer
     if outcome is not None and outcome.complete:
-        contract = contract or outcome.contract
-        declarer = declarer or outcome.declarer
+        contract = outcome.contract if contract is None else contract
+        declarer = outcome.declarer if declarer is None else declarer  # North is 0: no "or"
     tricks = board.result.tricks if board.result is not None else None
     if tricks is None and contract is not None:
         tricks = declarer_tricks_from_play(board, contract, declarer)

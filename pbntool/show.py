@@ -214,7 +214,8 @@ def _contract_and_declarer(board: Board) -> tuple[Contract | None, Seat | None]:
     if contract is None and board.auction is not None:
         outcome = auction_outcome(board.auction)
         if outcome.complete:
-            contract, declarer = outcome.contract, declarer or outcome.declarer
+            contract = outcome.contract
+            declarer = outcome.declarer if declarer is None else declarer
     return contract, declarer
 
 

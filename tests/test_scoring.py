@@ -204,3 +204,20 @@ def test_vulnerability_never_helps_a_defeated_contract_nor_hurts_a_made_one(
 def test_imps_are_antisymmetric_and_bounded(difference: int) -> None:
     assert imps(-difference) == -imps(difference)
     assert 0 <= imps(abs(difference)) <= 24
+
+
+def test_a_stated_north_declarer_is_kept_beside_the_auction() -> None:
+    """North is seat 0: a falsy value must not give way to the auction's declarer."""
+    import dataclasses
+
+    from pbntool.generate import random_boards
+    from pbntool.model import Seat
+    from pbntool.scoring_report import score_board
+
+    for board in random_boards(12, 40):
+        if board.declarer is None or board.contract is None or board.contract.is_passed_out:
+            continue
+        stated = dataclasses.replace(board, declarer=Seat.NORTH)
+        assert score_board(stated, "x").declarer == "N"
+        return
+    raise AssertionError("no board with a declarer was generated")
