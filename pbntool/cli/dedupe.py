@@ -20,6 +20,7 @@ from pbntool.cli.common import (
     plural,
     print_diagnostic,
 )
+from pbntool.cli.guard import guarded
 from pbntool.dedupe import DuplicateIndex, GroupKind, occurrence_of
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
@@ -76,8 +77,13 @@ def dedupe(
         writer = open_writer(to, out) if drop else None
         for record in iter_records(paths, report, source_format):
             found: list[Diagnostic] = list(record.diagnostics)
+            occurrence, failure = guarded(record, occurrence_of, record, rotations)
+            if failure is not None:
+                found.append(
+                    failure
+                )  # reported; the board is not compared (and, with --drop, kept)
             if record.board is not None:
-                repeat = index.add(occurrence_of(record, rotations))
+                repeat = index.add(occurrence)
                 if writer is not None and not repeat:
                     found.extend(map(record.locate, writer.write(record.board, record.file)))
                 dropped += repeat

@@ -20,6 +20,7 @@ from pbntool.cli.common import (
     pipe_safe,
     print_diagnostic,
 )
+from pbntool.cli.guard import guarded
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
 from pbntool.query import QueryError, compile_query, parse_board_ranges
@@ -78,14 +79,17 @@ def select(
             reject_writer = open_writer(to, _open(stack, rejects))
         for record in iter_records(paths, report, source_format):
             losses: list[Diagnostic] = []
-            if record.board is not None:
-                if (limit is None or chosen < limit) and selection.accepts(record):
+            accepted, failure = guarded(record, selection.accepts, record)
+            if failure is not None:
+                losses.append(failure)  # a bug of ours: the board goes to neither output
+            elif record.board is not None:
+                if (limit is None or chosen < limit) and accepted:
                     losses = writer.write(record.board, record.file)
                     chosen += 1
                 elif reject_writer is not None:
                     losses = reject_writer.write(record.board, record.file)
                     rejected += 1
-            placed = [record.locate(loss) for loss in losses]
+            placed = [loss if loss.file else record.locate(loss) for loss in losses]
             report.count(record, [*record.diagnostics, *placed])
             if not quiet:
                 _print_problems(record.diagnostics, placed)

@@ -16,7 +16,9 @@ from pbntool.cli.common import (
     app,
     iter_records,
     pipe_safe,
+    print_diagnostic,
 )
+from pbntool.cli.guard import guarded
 from pbntool.records import validate_record
 from pbntool.stats import Statistics, summarise_record
 
@@ -39,8 +41,13 @@ def stats(
     statistics = Statistics()
     for record in iter_records(paths, report, source_format):
         diagnostics = validate_record(record)
+        summary, failure = guarded(record, summarise_record, record, diagnostics)
+        if failure is not None:
+            diagnostics = (*diagnostics, failure)
+            print_diagnostic(failure, OutputFormat.text, sys.stderr)
         report.count(record, diagnostics)
-        statistics.add(summarise_record(record, diagnostics))
+        if summary is not None:
+            statistics.add(summary)
     statistics.inputs = report.inputs
     out = sys.stdout
     if output_format is OutputFormat.json:
