@@ -11,6 +11,10 @@ The library API in a few lines::
     result = pbntool.pbn.parse(text, validate=True)  # lenient: boards + diagnostics
     boards = pbntool.pbn.loads(text)                  # strict: raises DiagnosticError
     pbntool.write(boards, "json")                     # or "pbn"
+
+    query = pbntool.query.compile_query('level == 7 and made')   # select's --where
+    query.matches(record)
+    pbntool.dd.analyse(masks, vulnerability, dealer)  # double dummy (extra pbntool[dd])
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pbntool import pbn, rules, scoring
+from pbntool import dd, dedupe, pbn, query, rules, scoring, stats
 from pbntool.diagnostics import CATALOGUE, Code, Diagnostic, DiagnosticError, Severity
 from pbntool.formats import read_input
 from pbntool.inputs import Input
@@ -95,10 +99,14 @@ __all__ = [
     "Token",
     "Vulnerability",
     "__version__",
+    "dd",
+    "dedupe",
     "pbn",
+    "query",
     "read",
     "rules",
     "scoring",
+    "stats",
     "validate",
     "write",
 ]
