@@ -291,7 +291,7 @@ def test_results_come_in_input_order_with_workers() -> None:
     from pbntool.generate import random_boards
 
     jobs: list[tuple[int, TableJob | None]] = []
-    for board in random_boards(12, 9, play=False):
+    for board in random_boards(12, 5, play=False):
         assert board.deal is not None
         masks = hand_masks(board.deal)
         assert masks is not None

@@ -315,3 +315,13 @@ def test_without_the_extra_a_message_says_how_to_install_it(tmp_path: Path) -> N
     message = done.stderr.decode()
     assert "pip install 'pbntool[dd]'" in message and "Traceback" not in message
     assert run("select", games, "-w", "made", "-q", env={"PYTHONPATH": path}).returncode == 0
+
+
+@needs_solver
+def test_fill_goes_on_after_an_unreadable_input(tmp_path: Path) -> None:
+    games = tmp_path / "games.pbn"
+    games.write_text(dumps(random_boards(5, 1)), encoding="utf-8")
+    done = invoke("dd", "--fill", tmp_path / "missing.pbn", games)
+    assert done.returncode == 2  # an input could not be read
+    assert b"SRC003 cannot read input: no such file or directory" in done.stderr
+    assert b"[DoubleDummyTricks" in done.stdout and b"1 board filled" in done.stderr

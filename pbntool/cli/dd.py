@@ -3,12 +3,10 @@ them; ``--contract`` for one contract's tricks.  Needs the extra ``pbntool[dd]``
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -28,28 +26,22 @@ from pbntool.cli.common import (
 )
 from pbntool.cli.guard import guarded
 from pbntool.dd import (
-    ContractJob,
-    SolverError,
+    PbnFiller,
     SolverUnavailable,
-    board_job,
+    analysis_of,
     check_record,
-    fill_record,
-    has_annotations,
+    contract_jobs,
     load_solver,
     par_conditions,
     solve_in_order,
+    table_jobs,
 )
 from pbntool.dd.check import stated_tags
-from pbntool.dd.jobs import Job, Outcome
 from pbntool.dd.report import analysis_dict, analysis_text, contract_dict, contract_text
-from pbntool.dd.solver import DDAnalysis
-from pbntool.deals import full_deal_problem, hand_masks
-from pbntool.diagnostics import DDA006, DDA008, Diagnostic, Severity
+from pbntool.diagnostics import DDA008, SRC003, Diagnostic, Severity
 from pbntool.formats import SNIFF_BYTES, Format, detect_format
 from pbntool.inputs import iter_inputs
 from pbntool.model import Contract, Seat
-from pbntool.pbn import iter_records as iter_pbn_records
-from pbntool.pbn.edit import Edit, apply_edits
 from pbntool.query.kinds import Kind, parse_literal
 from pbntool.records import Record
 
@@ -162,12 +154,6 @@ def _parse_contract(text: str) -> Contract:
 # --- the table and par, and --check -------------------------------------------------------------
 
 
-def _jobs_of(records: Iterator[Record]) -> Iterator[tuple[Record, Job | None]]:
-    for record in records:
-        job = board_job(record.board) if record.board is not None else None
-        yield record, None if isinstance(job, str) else job
-
-
 def _analyse(
     paths: list[str],
     source_format: Format | None,
@@ -181,15 +167,15 @@ def _analyse(
     out = sys.stdout
     solved = checked = 0
     records = iter_records(paths, report, source_format)
-    for record, outcome in solve_in_order(_jobs_of(records), jobs):
-        ours: list[Diagnostic] = []
-        analysis = _analysis(record, outcome, ours)
+    for record, outcome in solve_in_order(table_jobs(records), jobs):
+        analysis, ours = analysis_of(record, outcome)
         if analysis is not None:
             solved += 1
             if check:
                 checked += record.board is not None and bool(stated_tags(record.board))
                 found, failure = guarded(record, check_record, record, analysis)
-                ours += found or [] if failure is None else [failure]
+                ours += found or []
+                ours += [failure] if failure is not None else []
             elif output_format is OutputFormat.json:
                 out.write(json.dumps(analysis_dict(record, analysis)) + "\n")
             else:
@@ -202,23 +188,6 @@ def _analyse(
         if check:
             extra += f", {plural(checked, 'board')} with double-dummy tags checked"
         typer.echo(report.summary() + extra, err=True)
-
-
-def _analysis(record: Record, outcome: Outcome, found: list[Diagnostic]) -> DDAnalysis | None:
-    """The analysis of a record, or None with a DDA006 in ``found`` saying why not."""
-    board = record.board
-    if board is None:
-        return None
-    if isinstance(outcome, DDAnalysis):
-        return outcome
-    if board.deal is None and (board.tag("Deal") or "").strip() in ("", "?"):
-        return None  # no deal at all (a results-only record): nothing to analyse or report
-    if isinstance(outcome, SolverError):
-        reason = f"the solver failed: {outcome}"
-    else:
-        reason = full_deal_problem(board.deal) or "it has no deal"
-    found.append(record.locate(DDA006.at(("tag", "Deal"), reason=reason)))
-    return None
 
 
 def _emit(
@@ -253,16 +222,9 @@ def _contracts(
 ) -> None:
     """For each board and declarer: the contract's tricks double dummy, and its score."""
     assert contract.strain is not None
-    strain = contract.strain
-
-    def jobs_of(records: Iterator[Record]) -> Iterator[tuple[Record, Job | None]]:
-        for record in records:
-            masks = hand_masks(record.board.deal) if record.board and record.board.deal else None
-            yield record, None if masks is None else ContractJob(masks, strain, seats)
-
     out = sys.stdout
     records = iter_records(paths, report, source_format)
-    for record, outcome in solve_in_order(jobs_of(records), jobs):
+    for record, outcome in solve_in_order(contract_jobs(records, contract.strain, seats), jobs):
         ours: list[Diagnostic] = []
         if isinstance(outcome, tuple):
             vulnerability = par_conditions(record.board)[0] if record.board else None
@@ -273,7 +235,7 @@ def _contracts(
                 else:
                     out.write(contract_text(record, contract, seat, tricks, vulnerability))
         else:
-            _analysis(record, outcome, ours)
+            ours = analysis_of(record, outcome)[1]
         report.count(record, [*record.diagnostics, *ours])
         _emit(record, ours, quiet, None)
     out.flush()
@@ -300,75 +262,43 @@ def _fill(
     filled = skipped = 0
     for source in sources:
         report.inputs += 1
-        if source.problem is not None:
-            report.count(Record(None, (source.problem,), source.name, 0), [source.problem])
-            _emit(Record(None, (source.problem,), source.name, 0), [], quiet, None)
+        problem = source.problem
+        data = b""
+        if problem is None:
+            try:
+                data = sys.stdin.buffer.read() if source.path is None else source.path.read_bytes()
+            except OSError as error:
+                problem = _input_problem(source.name, error.strerror or str(error))
+        if problem is not None:
+            report.count(Record(None, (problem,), source.name, 0), [problem])
+            _emit(Record(None, (), source.name, 0), [problem], quiet, None)
             continue
-        data = _read(source.path)
-        result = _fill_one(source.name, data, jobs, force, report, quiet)
-        filled, skipped = filled + result.filled, skipped + result.skipped
-        _write(source.path, data, result.data, in_place, output)
+        form = detect_format(data[:SNIFF_BYTES], source.name)
+        if form is not Format.PBN:
+            _not_pbn(source.name, form, report, quiet)
+            new = data
+        else:
+            filler = PbnFiller(data, source.name, force=force, workers=jobs)
+            for record, found in filler.records():
+                report.count(record, [*record.diagnostics, *found])
+                _emit(record, found, quiet, None)
+            filled, skipped, new = filled + filler.filled, skipped + filler.skipped, filler.data
+        _write(source.path, data, new, in_place, output)
     if not quiet:
         extra = f"; {plural(filled, 'board')} filled, {skipped} already annotated (kept)"
         typer.echo(report.summary() + extra, err=True)
 
 
-class _Filled:
-    """One input after --fill: its new bytes and counts."""
-
-    def __init__(self, data: bytes, filled: int, skipped: int) -> None:
-        self.data, self.filled, self.skipped = data, filled, skipped
+def _input_problem(name: str, reason: str) -> Diagnostic:
+    found = SRC003.at(reason=reason)
+    return Diagnostic(found.code, found.severity, found.message, name)
 
 
-def _fill_one(
-    name: str, data: bytes, jobs: int, force: bool, report: Report, quiet: bool
-) -> _Filled:
-    form = detect_format(data[:SNIFF_BYTES], name)
-    if form is not Format.PBN:
-        note = DDA008.at(form=form.value.upper() if form is not None else "unrecognised")
-        placed = Diagnostic(note.code, note.severity, note.message, name, 1, 1)
-        report.count(Record(None, (placed,), name, 1), [placed])
-        _emit(Record(None, (), name, 1), [placed], quiet, None)
-        return _Filled(data, 0, 0)
-    edits: list[Edit] = []
-    filled = skipped = 0
-    records = iter_pbn_records(io.BytesIO(data), name)
-    for record, outcome in solve_in_order(_fill_jobs(records, force), jobs):
-        ours: list[Diagnostic] = []
-        board = record.board
-        if board is not None and has_annotations(board) and not force:
-            skipped += 1
-        else:
-            analysis = _analysis(record, outcome, ours)
-            if analysis is not None:
-                result, failure = guarded(record, fill_record, record, analysis, force=force)
-                if result is not None:
-                    edits.extend(result.edits)
-                    ours.extend(result.diagnostics)
-                    filled += bool(result.edits)
-                if failure is not None:
-                    ours.append(failure)  # this board is left as it was
-        report.count(record, [*record.diagnostics, *ours])
-        _emit(record, ours, quiet, None)
-    return _Filled(apply_edits(data, edits), filled, skipped)
-
-
-def _fill_jobs(records: Iterator[Record], force: bool) -> Iterator[tuple[Record, Job | None]]:
-    """Only boards that will be written are solved."""
-    for record, job in _jobs_of(records):
-        board = record.board
-        skip = board is not None and has_annotations(board) and not force
-        yield record, None if skip else job
-
-
-def _read(path: Path | None) -> bytes:
-    if path is None:
-        return sys.stdin.buffer.read()
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        _usage(f"cannot read {path}: {error.strerror or error}")
-        raise
+def _not_pbn(name: str, form: Format | None, report: Report, quiet: bool) -> None:
+    note = DDA008.at(form=form.value.upper() if form is not None else "unrecognised")
+    placed = Diagnostic(note.code, note.severity, note.message, name, 1, 1)
+    report.count(Record(None, (placed,), name, 1), [placed])
+    _emit(Record(None, (), name, 1), [placed], quiet, None)
 
 
 def _write(

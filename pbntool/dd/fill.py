@@ -8,9 +8,14 @@ changes.  A board that already carries any of the tags is left alone unless ``fo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import io
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
+from pbntool.dd.boards import analysis_of, table_jobs
 from pbntool.dd.check import has_annotations, par_conditions
+from pbntool.dd.jobs import Job, solve_in_order
 from pbntool.dd.solver import DDAnalysis
 from pbntool.dd.tags import (
     TAG_NAMES,
@@ -19,12 +24,13 @@ from pbntool.dd.tags import (
     optimum_score,
     par_contract,
 )
-from pbntool.diagnostics import DDA007, Diagnostic
+from pbntool.diagnostics import DDA007, INT001, Diagnostic
+from pbntool.pbn import iter_records
 from pbntool.pbn.decode import SourceMap
-from pbntool.pbn.edit import Edit, GameSpans
+from pbntool.pbn.edit import Edit, GameSpans, apply_edits
 from pbntool.records import Record
 
-__all__ = ["FillResult", "fill_record"]
+__all__ = ["FillResult", "PbnFiller", "fill_record"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,3 +110,53 @@ def _missing(record: Record) -> tuple[bool, str]:
         if known is None
     ]
     return bool(words), " and ".join(words)
+
+
+@dataclass
+class PbnFiller:
+    """``--fill`` for one PBN file: iterate ``records()`` (each record with what was found
+    about it, as the boards are solved), then ``data`` holds the file with the tags written.
+
+    Only the boards that will be written are solved (with ``workers`` processes).
+    """
+
+    original: bytes
+    name: str
+    force: bool = False
+    workers: int = 1
+    data: bytes = b""
+    filled: int = 0
+    skipped: int = 0
+    _edits: list[Edit] = field(default_factory=list)
+
+    def records(self) -> Iterator[tuple[Record, list[Diagnostic]]]:
+        stream = iter_records(io.BytesIO(self.original), self.name)
+        for record, outcome in solve_in_order(self._jobs(table_jobs(stream)), self.workers):
+            found: list[Diagnostic] = []
+            board = record.board
+            if board is not None and has_annotations(board) and not self.force:
+                self.skipped += 1
+            else:
+                analysis, found = analysis_of(record, outcome)
+                if analysis is not None:
+                    found += self._fill(record, analysis)
+            yield record, found
+        self.data = apply_edits(self.original, self._edits)
+
+    def _jobs(
+        self, jobs: Iterator[tuple[Record, Job | None]]
+    ) -> Iterator[tuple[Record, Job | None]]:
+        for record, job in jobs:
+            board = record.board
+            skip = board is not None and has_annotations(board) and not self.force
+            yield record, None if skip else job
+
+    def _fill(self, record: Record, analysis: DDAnalysis) -> list[Diagnostic]:
+        try:
+            result = fill_record(record, analysis, force=self.force)
+        except Exception as error:  # a bug of ours: this board is left as it was
+            detail = traceback.format_exception_only(error)[-1].strip()
+            return [record.locate(INT001.at(skipped="filling this board", error=detail))]
+        self._edits.extend(result.edits)
+        self.filled += bool(result.edits)
+        return list(result.diagnostics)
