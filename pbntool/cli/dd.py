@@ -101,7 +101,7 @@ def dd(
         _fill(paths, jobs, force, in_place, output, report, quiet)
     elif contract is not None:
         wanted = _parse_contract(contract)
-        seats = (Seat.from_letter(declarer),) if declarer else tuple(Seat)
+        seats = (Seat.from_letter(declarer.strip()),) if declarer else tuple(Seat)
         _contracts(paths, source_format, jobs, wanted, seats, output_format, report, quiet)
     else:
         _analyse(paths, source_format, jobs, check, output_format, report, quiet)
