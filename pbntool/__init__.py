@@ -14,6 +14,10 @@ The library API in a few lines::
     pbntool.write(boards, "json")                     # or "pbn", "lin", "xml"
     pbntool.jsonio.iter_records(stream, "in.jsonl")    # JSON and XML read back losslessly
     pbntool.xmlio.iter_records(stream, "in.xml")
+
+    query = pbntool.query.compile_query('level == 7 and made')   # select's --where
+    query.matches(record)
+    pbntool.dd.analyse(masks, vulnerability, dealer)  # double dummy (extra pbntool[dd])
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pbntool import event, lin, pbn, rules, scoring
+from pbntool import dd, dedupe, event, lin, pbn, query, rules, scoring, stats
 from pbntool.archives import Limits
 from pbntool.batch import Batch, BatchOptions
 from pbntool.diagnostics import CATALOGUE, Code, Diagnostic, DiagnosticError, Severity
@@ -105,15 +109,19 @@ __all__ = [
     "Token",
     "Vulnerability",
     "__version__",
+    "dd",
+    "dedupe",
     "event",
     "iter_inputs",
     "jsonio",
     "lin",
     "pbn",
+    "query",
     "read",
     "rules",
     "schemas",
     "scoring",
+    "stats",
     "validate",
     "write",
     "xmlio",

@@ -1266,6 +1266,57 @@ FIX012 = _code(
     "`pbntool fix` was given a LIN, JSON or XML input.",
 )
 
+# --- DDA: double-dummy annotations (pbntool dd --check / --fill) ------------------------------
+DDA001 = _code(
+    "DDA001",
+    ERROR,
+    "DoubleDummyTricks {value} disagrees with double dummy: {cells}",
+    "A digit of DoubleDummyTricks is not the tricks the solver finds for that declarer and strain.",
+)
+DDA002 = _code(
+    "DDA002",
+    ERROR,
+    "OptimumResultTable gives {seat} {strain} {stated} tricks; double dummy gives {computed}",
+    "A row of OptimumResultTable disagrees with the solver (reported at the row).",
+)
+DDA003 = _code(
+    "DDA003",
+    ERROR,
+    'OptimumScore "{value}" is not the par score: par is {par} ({contracts})',
+    "The stated par score differs from the par the solver computes.",
+)
+DDA004 = _code(
+    "DDA004",
+    ERROR,
+    "ParContract {item} is not par: double dummy it scores {score} for NS; par is {par} "
+    "({contracts})",
+    "A stated par contract does not score the par score when played double dummy.",
+)
+DDA005 = _code(
+    "DDA005",
+    WARNING,
+    "{name} {value} cannot be checked: {reason}",
+    "A double-dummy tag whose value cannot be read, so it was not checked.",
+)
+DDA006 = _code(
+    "DDA006",
+    WARNING,
+    "board not analysed: {reason}",
+    "The board has no full deal of 52 different cards (or the solver failed on it).",
+)
+DDA007 = _code(
+    "DDA007",
+    INFO,
+    "{names} not {done}: par needs the {missing}",
+    "Par depends on the vulnerability and the dealer; neither the board nor its number gives them.",
+)
+DDA008 = _code(
+    "DDA008",
+    WARNING,
+    "--fill edits PBN files only; this {form} input is left unchanged",
+    "dd --fill was given an input that is not PBN.",
+)
+
 # --- INT: our own failures ----------------------------------------------------------------
 INT001 = _code(
     "INT001",

@@ -184,6 +184,13 @@ FAMILIES: tuple[Family, ...] = (
         "and why), and the changes it could not make.",
     ),
     Family(
+        "DDA",
+        "DDA: double-dummy annotations",
+        "What `pbntool dd --check` finds when it compares DoubleDummyTricks, "
+        "OptimumResultTable, OptimumScore and ParContract with the solver, and what `dd` "
+        "could not analyse or `dd --fill` could not edit.",
+    ),
+    Family(
         "INT",
         "INT: internal errors",
         "Failures of pbntool itself; the rest of the input is skipped and the bug should be "

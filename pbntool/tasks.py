@@ -270,3 +270,27 @@ def _take(buffer: io.StringIO) -> str:
     buffer.seek(0)
     buffer.truncate()
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class StatsTask:
+    """``stats``: each record summarised in the worker (the summaries are merged in the
+    main process, in input order); a bug in summarising costs that board (INT001)."""
+
+    quiet: bool = False
+    marks = False
+
+    def renderer(self) -> Renderer:
+        from pbntool.cli.guard import guarded
+        from pbntool.stats import summarise_record
+
+        quiet = self.quiet
+
+        def render(record: Record) -> Entry:
+            diagnostics = validate_record(record)
+            summary, failure = guarded(record, summarise_record, record, diagnostics)
+            found = (*diagnostics, failure) if failure is not None else diagnostics
+            err = format_diagnostic(failure, OutputFormat.text) if failure and not quiet else ""
+            return Entry("", err, record.board is not None, tuple(map(finding, found)), summary)
+
+        return render
