@@ -44,7 +44,7 @@ from pathlib import Path
 from types import FrameType
 
 import pytest
-from conftest import CORPUS, FIXTURES
+from conftest import CORPUS, FIXTURES, exit_is_clean
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -699,7 +699,8 @@ def run_cli(arguments: list[str], stdin: bytes = b"") -> subprocess.CompletedPro
 
 def assert_clean_exit(done: subprocess.CompletedProcess[bytes]) -> None:
     assert b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")[-3000:]
-    assert done.returncode in (0, 1), done.stderr.decode("utf-8", "replace")[-3000:]
+    stderr = done.stderr.decode("utf-8", "replace")
+    assert exit_is_clean(done.returncode, stderr), stderr[-3000:]
 
 
 def _random_input(seed: int) -> bytes:
@@ -744,7 +745,7 @@ def test_cli_in_process(data: bytes) -> None:
             command,
             "".join(traceback.format_exception(done.exception)),
         )
-        assert done.exit_code in (0, 1), (command, done.output[-2000:])
+        assert exit_is_clean(done.exit_code, done.output), (command, done.output[-2000:])
 
 
 @pytest.mark.parametrize("seed", range(2))
