@@ -18,11 +18,14 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
 from pbntool.records import Record, validate_record
+
+if TYPE_CHECKING:
+    from pbntool.query.selection import Selection
 
 __all__ = [
     "Chunk",
@@ -31,6 +34,7 @@ __all__ = [
     "Finding",
     "OutputFormat",
     "ScoreTask",
+    "SelectTask",
     "Task",
     "ValidateTask",
     "is_unreadable",
@@ -79,6 +83,8 @@ class Entry(NamedTuple):
     payload: object = None
     """Anything else the main process needs about the record (picklable), e.g. for
     commands that gather (stats) or remember (dedupe) across records."""
+    aside: str = ""
+    """Text for a second output (``select --rejects``)."""
 
 
 class Chunk(NamedTuple):
@@ -92,6 +98,7 @@ class Chunk(NamedTuple):
     marks: tuple[int, ...] | None
     """End offset in ``out`` of each board's text (writers that split their output)."""
     payload: object = None
+    aside: str = ""
 
 
 class Renderer(Protocol):
@@ -117,13 +124,15 @@ def render_chunks(task: Task, records: Iterable[Record]) -> list[Chunk]:
     out: list[str] = []
     err: list[str] = []
     marks: list[int] = []
+    aside: list[str] = []
     run_records = run_boards = length = 0
     for record in records:
         entry = render(record)
         if entry.findings or entry.payload is not None:
             if run_records:
-                chunks.append(_run(out, err, run_records, run_boards, marks, want_marks))
-                out, err, marks, run_records, run_boards, length = [], [], [], 0, 0, 0
+                chunks.append(_run(out, err, aside, run_records, run_boards, marks, want_marks))
+                out, err, aside, marks = [], [], [], []
+                run_records = run_boards = length = 0
             mark = (len(entry.out),) if want_marks and entry.board else ()
             chunks.append(
                 Chunk(
@@ -134,6 +143,7 @@ def render_chunks(task: Task, records: Iterable[Record]) -> list[Chunk]:
                     entry.findings,
                     mark if want_marks else None,
                     entry.payload,
+                    entry.aside,
                 )
             )
             continue
@@ -143,19 +153,38 @@ def render_chunks(task: Task, records: Iterable[Record]) -> list[Chunk]:
             length += len(entry.out)
         if entry.err:
             err.append(entry.err)
+        if entry.aside:
+            aside.append(entry.aside)
         if entry.board:
             run_boards += 1
             if want_marks:
                 marks.append(length)
     if run_records:
-        chunks.append(_run(out, err, run_records, run_boards, marks, want_marks))
+        chunks.append(_run(out, err, aside, run_records, run_boards, marks, want_marks))
     return chunks
 
 
 def _run(
-    out: list[str], err: list[str], records: int, boards: int, marks: list[int], want: bool
+    out: list[str],
+    err: list[str],
+    aside: list[str],
+    records: int,
+    boards: int,
+    marks: list[int],
+    want: bool,
 ) -> Chunk:
-    return Chunk("".join(out), "".join(err), records, boards, (), tuple(marks) if want else None)
+    joined = "".join
+    found: tuple[Finding, ...] = ()
+    return Chunk(
+        joined(out),
+        joined(err),
+        records,
+        boards,
+        found,
+        tuple(marks) if want else None,
+        None,
+        joined(aside),
+    )
 
 
 def select_codes(
@@ -292,5 +321,50 @@ class StatsTask:
             found = (*diagnostics, failure) if failure is not None else diagnostics
             err = format_diagnostic(failure, OutputFormat.text) if failure and not quiet else ""
             return Entry("", err, record.board is not None, tuple(map(finding, found)), summary)
+
+        return render
+
+
+@dataclass(frozen=True, slots=True)
+class SelectTask:
+    """``select``: each board the selection keeps, in the target format; with ``rejects``
+    each board it does not keep goes aside (the second output).  The reader's errors and what
+    the format cannot carry go to stderr; a bug in a query costs that board (INT001)."""
+
+    selection: Selection
+    to: Format
+    rejects: bool = False
+    quiet: bool = False
+    marks: bool = False
+    """Set for ``--limit``: the main process cuts the output after the limit-th board."""
+
+    def renderer(self) -> Renderer:
+        from pbntool.cli.guard import guarded
+        from pbntool.writers import open_fragment_writer
+
+        kept = io.StringIO()
+        writer = open_fragment_writer(self.to, kept)
+        left = io.StringIO()
+        reject_writer = open_fragment_writer(self.to, left) if self.rejects else None
+        selection, quiet = self.selection, self.quiet
+
+        def render(record: Record) -> Entry:
+            accepted, failure = guarded(record, selection.accepts, record)
+            problems: list[Diagnostic] = [] if failure is None else [failure]
+            out = aside = ""
+            if failure is None and record.board is not None:
+                if accepted:
+                    problems += writer.write(record.board, record.file)
+                    out = _take(kept)
+                elif reject_writer is not None:
+                    problems += reject_writer.write(record.board, record.file)
+                    aside = _take(left)
+            placed = [p if p.file else record.locate(p) for p in problems]
+            err = ""
+            if not quiet:
+                shown = [d for d in record.diagnostics if d.severity >= Severity.ERROR]
+                err = "".join(format_diagnostic(d, OutputFormat.text) for d in shown + placed)
+            found = tuple(finding(d) for d in (*record.diagnostics, *placed))
+            return Entry(out, err, record.board is not None, found, None, aside)
 
         return render

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterable
 from contextlib import ExitStack
@@ -9,7 +10,7 @@ from typing import Annotated, TextIO
 
 import typer
 
-from pbntool.batch import BatchOptions
+from pbntool.batch import Batch, BatchOptions
 from pbntool.cli.common import (
     EXIT_UNREADABLE,
     OutputFormat,
@@ -21,11 +22,13 @@ from pbntool.cli.common import (
     print_diagnostic,
 )
 from pbntool.cli.guard import guarded
-from pbntool.diagnostics import Diagnostic, Severity
+from pbntool.diagnostics import INT001, Diagnostic, Severity
 from pbntool.formats import Format
+from pbntool.outputs import StreamDestination
 from pbntool.query import QueryError, compile_query, parse_board_ranges
 from pbntool.query.selection import Selection
-from pbntool.writers import BoardWriter, open_writer
+from pbntool.tasks import Chunk, SelectTask
+from pbntool.writers import BoardWriter, open_writer, writes_fragments
 
 __all__ = ["select"]
 
@@ -65,13 +68,65 @@ def select(
 
     With --rejects, every board read goes to exactly one of the two outputs.
     """
-    quiet = inputs.quiet
     selection = _selection(where, boards)
+    if writes_fragments(to) and not (limit is not None and rejects is not None):
+        raise typer.Exit(_select_in_workers(inputs, selection, to, output, rejects, limit))
+    # LIN's writer cannot render parts apart, and with --limit and --rejects the boards past
+    # the limit go to the rejects in order: both need every record in this process.
+    raise typer.Exit(_select_in_one_process(inputs, selection, to, output, rejects, limit))
+
+
+def _select_in_workers(
+    inputs: BatchOptions,
+    selection: Selection,
+    to: Format,
+    output: str | None,
+    rejects: str | None,
+    limit: int | None,
+) -> int:
+    """Selection and writing in worker processes (``-j``); this process joins the parts."""
+    task = SelectTask(selection, to, rejects=rejects is not None, quiet=inputs.quiet, marks=True)
+    batch = Batch(inputs, task)
+    chosen = rejected = 0
+    with ExitStack() as stack:
+        kept = StreamDestination(_open(stack, output), to)
+        left = None if rejects is None else StreamDestination(_open(stack, rejects), to)
+        for source, chunk in batch:
+            if limit is not None:
+                chunk = _cut_at(chunk, limit - chosen)
+            selected = len(_selected_ends(chunk))
+            chosen += selected
+            kept.write(source, chunk)
+            if left is not None:
+                failed = sum(
+                    1 for code, _, unread in chunk.findings if code == INT001.id and not unread
+                )
+                rejected += chunk.boards - selected - failed
+                left.write(source, chunk._replace(out=chunk.aside, marks=None))
+            if chunk.err:
+                sys.stderr.write(chunk.err)
+            if limit is not None and chosen >= limit:
+                break  # nothing more to write: stop reading (the engine is shut down)
+        kept.close()
+        if left is not None:
+            left.close()
+    return _finish(batch, inputs, chosen, rejected if rejects is not None else None)
+
+
+def _select_in_one_process(
+    inputs: BatchOptions,
+    selection: Selection,
+    to: Format,
+    output: str | None,
+    rejects: str | None,
+    limit: int | None,
+) -> int:
+    """Every record read and written in this process, through one writer per output."""
+    quiet = inputs.quiet
     report = Report(inputs.fail_on)
     chosen = rejected = 0
     with ExitStack() as stack:
-        out = _open(stack, output)
-        writer = open_writer(to, out)
+        writer = open_writer(to, _open(stack, output))
         reject_writer: BoardWriter | None = None
         if rejects is not None:
             reject_writer = open_writer(to, _open(stack, rejects))
@@ -99,7 +154,42 @@ def select(
     if not quiet:
         kept = f"{chosen} selected" + (f", {rejected} rejected" if rejects is not None else "")
         typer.echo(f"{report.summary()}; {kept}", err=True)
-    raise typer.Exit(report.exit_code)
+    return report.exit_code
+
+
+def _selected_ends(chunk: Chunk) -> list[int]:
+    """Where the text of each selected board of a chunk ends (the marks of the boards not
+    selected add no text: a written board is never empty)."""
+    ends: list[int] = []
+    start = 0
+    for mark in chunk.marks or ():
+        if mark > start:
+            ends.append(mark)
+        start = mark
+    return ends
+
+
+def _cut_at(chunk: Chunk, room: int) -> Chunk:
+    """The chunk's output up to its ``room``-th selected board (``--limit``)."""
+    ends = _selected_ends(chunk)
+    if len(ends) <= room:
+        return chunk
+    end = ends[room - 1] if room > 0 else 0
+    marks = tuple(mark for mark in chunk.marks or () if mark <= end)
+    return chunk._replace(out=chunk.out[:end], marks=marks)
+
+
+def _finish(batch: Batch, inputs: BatchOptions, chosen: int, rejected: int | None) -> int:
+    """The batch summary with how many boards went where, and the exit code."""
+    summary = io.StringIO()
+    code = batch.finish(summary)
+    text = summary.getvalue().rstrip("\n")
+    if text and not inputs.summary_json:
+        kept = f"{chosen} selected" + ("" if rejected is None else f", {rejected} rejected")
+        text = f"{text}; {kept}"
+    if text:
+        sys.stderr.write(text + "\n")
+    return code
 
 
 def _selection(where: str | None, boards: str | None) -> Selection:
