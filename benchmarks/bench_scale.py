@@ -53,7 +53,8 @@ print(len(boards))
 ENDPLAY_LIN = ENDPLAY_PBN.replace("import pbn", "import lin").replace("pbn.load", "lin.load")
 
 # Samples the whole process tree of the command: a worker's memory and CPU count too (a
-# worker's CPU time is its last sample, so up to 20 ms of each worker's end may be missed).
+# process's CPU time is its last sample of its own time, so up to 20 ms of each one's end may
+# be missed).
 LAUNCHER = r"""
 import json, os, subprocess, sys, time
 report, argv = sys.argv[1], sys.argv[2:]
@@ -119,8 +120,10 @@ peaks[child.pid] = max(peaks.get(child.pid, 0), usage.ru_maxrss)
 with open(report, "w") as out:
     json.dump({"code": os.waitstatus_to_exitcode(status), "wall": wall,
                "cpu": usage.ru_utime + usage.ru_stime,
-               "tree_cpu": sum(c for p, c in cpus.items() if p != child.pid)
-                           + usage.ru_utime + usage.ru_stime,
+               # wait4's figure includes the children the command reaped (forked workers);
+               # the samples count each process's own time once (forkserver's workers are
+               # not the command's children).  Whichever is larger misses the least.
+               "tree_cpu": max(sum(cpus.values()), usage.ru_utime + usage.ru_stime),
                "peak_total_kib": peak_total, "sum_of_peaks_kib": sum(peaks.values()),
                "processes": len(processes)}, out)
 """

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol, cast
 
 from pbntool.diagnostics import INT001
 from pbntool.tasks import Chunk, OutputFormat, Task, finding, format_diagnostic, render_chunks
@@ -23,6 +25,7 @@ from pbntool.units import Planned, Work, WorkOutcome, failure_record, read_work
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
 
 __all__ = [
     "Engine",
@@ -144,12 +147,24 @@ def _pool(jobs: int) -> ProcessPoolExecutor:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    # forkserver: workers do not inherit this process's threads (a progress bar) or memory.
+    return ProcessPoolExecutor(
+        max_workers=jobs, mp_context=_start_context(multiprocessing), initializer=_worker_start
+    )
+
+
+def _start_context(multiprocessing: ModuleType) -> BaseContext:
+    """fork while this process has one thread: a forked worker starts at once, with pbntool
+    already imported (a new interpreter takes a third of a second to import it, time in
+    which both cores would wait).  With other threads running (a progress bar) fork is
+    unsafe, so forkserver: workers forked from a clean process that preloads pbntool."""
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "fork" in methods and threading.active_count() == 1:
+        return cast("BaseContext", multiprocessing.get_context("fork"))
     if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["pbntool.engine", "pbntool.pbn"])
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start)
+        return cast("BaseContext", context)
+    return cast("BaseContext", multiprocessing.get_context("spawn"))
 
 
 def open_engine(name: str, jobs: int, scheduler: str | None = None) -> Engine:
