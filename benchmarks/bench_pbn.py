@@ -412,14 +412,28 @@ def _commands(path: Path, boards: int, has_endplay: bool) -> dict[str, Measured]
     python = sys.executable
     commands = {
         "startup": Measured("pbntool --version (startup)", [python, "-m", "pbntool", "--version"]),
+        # -j 1: the whole pipeline in one process, like endplay, so the peak RSS that
+        # wait4 reports is all of it (bench_scale.py measures -j 2 and whole process trees).
         "validate": Measured(
-            "pbntool validate",
-            [python, "-m", "pbntool", "validate", str(path), "--quiet"],
+            "pbntool validate -j 1",
+            [python, "-m", "pbntool", "validate", str(path), "--quiet", "-j", "1"],
             boards,
         ),
         "convert": Measured(
-            "pbntool convert --to json",
-            [python, "-m", "pbntool", "convert", str(path), "--to", "json", "-o", os.devnull],
+            "pbntool convert --to json -j 1",
+            [
+                python,
+                "-m",
+                "pbntool",
+                "convert",
+                str(path),
+                "--to",
+                "json",
+                "-o",
+                os.devnull,
+                "-j",
+                "1",
+            ],
             boards,
         ),
     }
@@ -527,8 +541,8 @@ def _large(
         large.update(_compare(title, commands, 1, has_endplay))
         return 0 if all(not command.failures for command in commands.values()) else 1
     validate = Measured(
-        "pbntool validate",
-        [sys.executable, "-m", "pbntool", "validate", str(path), "--quiet"],
+        "pbntool validate -j 1",
+        [sys.executable, "-m", "pbntool", "validate", str(path), "--quiet", "-j", "1"],
         boards,
     )
     print("\nmeasuring pbntool validate once ...", flush=True)

@@ -1,6 +1,6 @@
 """Where does ``pbntool validate`` spend its time?  Stage timings and a cProfile listing.
 
-Runs the real command line in this process (``pbntool validate FILE --quiet``) twice on a
+Runs the real command line in this process (``pbntool validate FILE --quiet -j 1``) twice on a
 generated file (or ``--file``):
 
 1. with light wrappers around the pipeline's stages (wall clock, no profiler, so pure-Python
@@ -147,7 +147,7 @@ def instrument(stack: ExitStack, stages: Stages) -> None:
 def run_cli(path: Path) -> float:
     """``pbntool validate PATH --quiet`` in this process; the wall time."""
     argv = sys.argv
-    sys.argv = ["pbntool", "validate", str(path), "--quiet"]
+    sys.argv = ["pbntool", "validate", str(path), "--quiet", "-j", "1"]  # stages need one process
     findings = io.StringIO()
     start = time.perf_counter()
     try:
