@@ -231,25 +231,35 @@ class _Segments:
         self._feed = "\n".encode(self.utf16) if self.utf16 else b"\n"
 
     def __iter__(self) -> Iterator[_Segment]:
-        pending = self._pending
+        # The unfinished line in pieces, joined once when it ends: a line of many chunks
+        # costs linear time.  Only the new chunk (and the byte before it, where a UTF-16
+        # line feed may start) is searched for the line's end.
+        parts = [self._pending] if self._pending else []
+        size = len(self._pending)
         while True:
             chunk = self._stream.read(CHUNK_SIZE)
-            pending += chunk
             if not chunk:
-                if pending:
-                    yield self._segment(pending)
+                if parts:
+                    yield self._segment(b"".join(parts))
                 return
-            cut = self._last_feed_end(pending)
-            if cut > 0:
-                yield self._segment(pending[:cut])
-                pending = pending[cut:]
+            before = parts[-1][-1:] if parts and len(self._feed) > 1 else b""
+            found = self._last_feed_end(before + chunk, size - len(before))
+            if found < 0:
+                parts.append(chunk)
+                size += len(chunk)
+                continue
+            cut = found - size  # in the chunk
+            yield self._segment(b"".join([*parts, chunk[:cut]]))
+            rest = chunk[cut:]
+            parts, size = ([rest] if rest else []), len(rest)
 
-    def _last_feed_end(self, data: bytes) -> int:
-        """The end of the last whole line in ``data`` (0 when there is none)."""
+    def _last_feed_end(self, data: bytes, offset: int) -> int:
+        """Where the last whole line in ``data`` ends, counted from the start of the pending
+        text (``data`` starts ``offset`` bytes into it); -1 when no line ends in ``data``."""
         position = data.rfind(self._feed)
-        while position >= 0 and self.utf16 and position % 2:
+        while position >= 0 and self.utf16 and (offset + position) % 2:
             position = data.rfind(self._feed, 0, position)
-        return 0 if position < 0 else position + len(self._feed)
+        return -1 if position < 0 else offset + position + len(self._feed)
 
     def _segment(self, data: bytes) -> _Segment:
         segment = _Segment(data, self._next_line, _line_count(data, self.utf16), self.utf16)
