@@ -898,7 +898,7 @@ JSN006 = _code(
     ERROR,
     "{where} has no {key}; {consequence}",
     "An object without a key it cannot do without (a tag without a name, an auction without "
-    "its first seat, a record without its model).",
+    "its first seat, a record with neither a model nor summary keys).",
 )
 JSN007 = _code(
     "JSN007",
@@ -925,6 +925,15 @@ JSN010 = _code(
     "{where}: unpaired surrogate {escape} replaced by U+FFFD",
     "A `\\uD800`-`\\uDFFF` escape that is not half of a pair: no character, so it cannot "
     "be written in any format.",
+)
+JSN011 = _code(
+    "JSN011",
+    INFO,
+    "the record has no model: its board is read from the summary keys (board, dealer, deal, "
+    "auction, play, tags ...)",
+    "A record of another program, without the `model` key pbntool writes: what its summary "
+    "keys say is read as a PBN game would be (the rest of a full record, such as notes and "
+    "commentary, cannot be there).",
 )
 
 # XML: the pbntool XML vocabulary (docs/xml.md), read as untrusted input.

@@ -131,10 +131,63 @@ def test_an_integer_of_more_digits_than_python_converts_is_a_finding() -> None:
     assert [d.code for r in records for d in r.diagnostics] == ["JSN001"]
 
 
-def test_a_record_without_a_model_is_reported() -> None:
-    records = read('{"board": 1, "dealer": "N"}\n')
+def test_a_record_with_neither_model_nor_summary_keys_is_reported() -> None:
+    records = read('{"file": "x.pbn", "players": {}}\n')
     assert boards_of(records) == []
     assert findings(records) == ["1:1 JSN006"]
+
+
+SUMMARY_KEYS = sorted(RECORD_KEYS - {"model", "file", "schema"})
+
+
+def _summary(board: Board) -> dict[str, object]:
+    record = board_to_dict(board, file="x.pbn")
+    del record["model"]
+    return record
+
+
+def test_records_of_summary_keys_only_read_back_to_the_same_summary() -> None:
+    """Another program's records (no model): deal, auction, play (cards in played order,
+    seats from the tricks' winners), claims and every tag come back."""
+    boards = list(random_boards(11, 300))
+    text = "".join(json.dumps(_summary(board)) + "\n" for board in boards)
+    records = read(text)
+    assert [d.code for r in records for d in r.diagnostics] == ["JSN011"] * len(boards)
+    back = boards_of(records)
+    assert len(back) == len(boards)
+    for board, again in zip(boards, back, strict=True):
+        assert {k: v for k, v in _summary(again).items() if k in SUMMARY_KEYS} == {
+            k: v for k, v in _summary(board).items() if k in SUMMARY_KEYS
+        }
+        assert validate_record(Record(again, (), "x", 1)) == ()
+
+
+def test_a_summary_record_is_checked_like_a_pbn_game_with_findings_at_its_keys() -> None:
+    record = {
+        "board": 3,
+        "dealer": "S",
+        "deal": "S:AK",
+        "auction": ["1Z", "Pass"],
+        "play": ["SA"],
+        "tags": {"Event": "Club", "bad name": "x"},
+    }
+    text = json.dumps(record)
+    [read_back] = read(text + "\n")
+    found = {d.code: d.column for d in read_back.diagnostics}
+    assert read_back.board is not None and read_back.board.number == 3
+    assert found["JSN011"] == 1
+    assert found["PBN101"] == text.index('"S:AK"') + 1  # the deal, at its key's value
+    assert found["PBN115"] == text.index('"1Z"') + 1  # the line's first call
+    assert found["JSN006"] == text.index('["SA"]') + 1  # no declarer: the play cannot be placed
+    assert found["JSN004"] == text.index('"x"}') + 1
+
+
+def test_the_summary_keys_win_over_the_tags_object() -> None:
+    record = {"board": 5, "dealer": "N", "tags": {"Board": "4", "Dealer": "E", "Site": "Oslo"}}
+    [read_back] = read(json.dumps(record) + "\n")
+    assert read_back.board is not None
+    assert read_back.board.number == 5 and read_back.board.dealer is Seat.NORTH
+    assert read_back.board.tag("Site") == "Oslo"
 
 
 @settings(max_examples=200, deadline=None)

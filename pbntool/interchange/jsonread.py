@@ -38,6 +38,7 @@ from pbntool.diagnostics import (
 )
 from pbntool.interchange.fromdict import Dialect, JsonPath, ModelDecoder, describe
 from pbntool.interchange.paths import model_path
+from pbntool.interchange.summary import board_from_summary
 from pbntool.interchange.vocabulary import SCHEMA_ID
 from pbntool.model import Board
 from pbntool.records import Record, place
@@ -76,7 +77,8 @@ RECORD_KEYS = frozenset(
         "model",
     ]
 )
-"""The keys a record may have; only ``schema`` and ``model`` are read, the rest is derived."""
+"""The keys a record may have.  ``schema`` and ``model`` are read; the rest is derived from the
+model, and read only from a record that has no model (``pbntool.interchange.summary``)."""
 
 
 def json_path_text(path: JsonPath) -> str:
@@ -319,8 +321,8 @@ def read_record(value: dict[str, object]) -> tuple[Board | None, list[Diagnostic
         if key not in RECORD_KEYS:
             decoder.found.append(JSN005.at(("json", key), key=describe(key), where="the record"))
     if "model" not in value:
-        decoder.missing((), "model", "no board is read (only the model is read back)")
-        return None, decoder.found
+        board, found = board_from_summary(value)
+        return board, [*decoder.found, *found]
     board = decoder.board(value["model"], ("model",))
     return board, decoder.found
 
