@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -279,3 +280,37 @@ def test_every_accepted_form_is_detected_as_json_without_a_suffix() -> None:
 
 def test_the_reader_knows_every_key_the_writer_writes() -> None:
     assert set(board_to_dict(Board())) == RECORD_KEYS
+
+
+summary_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.text(max_size=30),
+    st.lists(st.text(max_size=6), max_size=12),
+    st.dictionaries(st.text(max_size=8), st.one_of(st.text(max_size=20), st.integers())),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(SUMMARY_KEYS), summary_values, max_size=10))
+def test_any_summary_record_is_read_without_a_crash_and_reported_on_one_line(
+    record: dict[str, object],
+) -> None:
+    """Whatever the keys hold (brackets, braces, line breaks in calls or tag values), the
+    game written from them says only what the record says, and every finding is one line."""
+    records = read(json.dumps(record) + "\n")
+    for found in records:
+        for diagnostic in validate_record(found):
+            assert "\n" not in str(diagnostic) and diagnostic.line == 1
+        if found.board is not None:
+            given = record.get("tags")
+            expected = {
+                name
+                for name in (given if isinstance(given, dict) else {})
+                if re.fullmatch(r"[A-Za-z0-9_]{1,255}", name)
+            }
+            assert {tag.name for tag in found.board.tags} <= expected | {
+                "Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result",
+                "Auction", "Play", "Note",
+            }  # fmt: skip

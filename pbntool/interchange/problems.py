@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -32,6 +33,15 @@ class Dialect:
     where: Callable[[JsonPath], str]
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\x85]")
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return _SHORT_ESCAPES.get(char) or f"\\u{ord(char):04x}"
+
+
 def describe(value: object) -> str:
     """A value as a message names it: ``"1Z"``, ``12``, ``null``, ``an object``."""
     if value is None:
@@ -40,7 +50,9 @@ def describe(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
-        return '"' + shown.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        escaped = shown.replace("\\", "\\\\").replace('"', '\\"')
+        # A message is one line: control characters are shown as JSON escapes.
+        return '"' + _CONTROL.sub(_json_escape, escaped) + '"'
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, Mapping):

@@ -39,6 +39,8 @@ _TAG_NAME = re.compile(r"[A-Za-z0-9_]{1,255}")
 _SEATS = "NESW"
 _RANKS = "23456789TJQKA"
 _CARD = re.compile(r"([SHDC])(10|[2-9TJQKA])", re.IGNORECASE)
+_TOKEN = re.compile(r'[^\s\[\]{};"%\\]+')
+"""What a call or a card may be made of: no space, bracket, brace, semicolon, quote, percent."""
 _STRAIN = re.compile(r"\s*[1-7]\s*(NT|N|[SHDC])", re.IGNORECASE)
 
 
@@ -95,8 +97,8 @@ def _tags(value: Mapping[str, object], game: _Game) -> dict[str, tuple[str, Json
                 game.found.append(
                     JSN004.at(path, where="tags", found=describe(name), expected="a tag name")
                 )
-            elif _text(text, path, game) is not None:
-                tags[name] = (_text(text, path, game) or "", path)
+            elif (tag := _text(text, path, game)) is not None:
+                tags[name] = (tag, path)
     elif given is not None:
         game.found.append(
             JSN003.at(("json", "tags"), where="tags", expected="an object", found=describe(given))
@@ -112,7 +114,16 @@ def _tags(value: Mapping[str, object], game: _Game) -> dict[str, tuple[str, Json
 
 
 def _text(item: object, path: JsonPath, game: _Game) -> str | None:
+    """A tag value: a string of one line (PBN has no way to write a line break in a tag),
+    or an integer."""
     if isinstance(item, str):
+        if "\n" in item or "\r" in item:
+            game.found.append(
+                JSN004.at(
+                    path, where=str(path[-1]), found=describe(item), expected="a value of one line"
+                )
+            )
+            return None
         return item
     if isinstance(item, int) and not isinstance(item, bool):
         return str(item)
@@ -141,10 +152,23 @@ def _strings(value: object, key: str, game: _Game) -> list[str] | None:
     return [item for item in value if isinstance(item, str)]
 
 
+def _tokens(items: list[str] | None, key: str, what: str, game: _Game) -> list[str]:
+    """The items up to the first that cannot be one PBN token (a space, a bracket, a brace
+    would change what the rest of the game says): that one is reported, the rest not read."""
+    for index, item in enumerate(items or []):
+        if not _TOKEN.fullmatch(item):
+            expected = f"a {what} (the {key} is read up to it)"
+            game.found.append(
+                JSN004.at(("json", key, index), where=key, found=describe(item), expected=expected)
+            )
+            return (items or [])[:index]
+    return items or []
+
+
 def _auction(
     value: Mapping[str, object], tags: Mapping[str, tuple[str, JsonPath]], game: _Game
 ) -> None:
-    calls = _strings(value.get("auction"), "auction", game)
+    calls = _tokens(_strings(value.get("auction"), "auction", game), "auction", "call", game)
     if not calls:
         return
     first = tags.get("Auction") or tags.get("Dealer")
@@ -166,7 +190,7 @@ def _auction(
 def _play(
     value: Mapping[str, object], tags: Mapping[str, tuple[str, JsonPath]], game: _Game
 ) -> None:
-    cards = _strings(value.get("play"), "play", game) or []
+    cards = _tokens(_strings(value.get("play"), "play", game), "play", "card", game)
     claimed = value.get("claimed") is True or isinstance(value.get("claim"), Mapping)
     if not cards and not claimed:
         return
