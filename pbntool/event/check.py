@@ -44,7 +44,7 @@ from pbntool.model import Side, Vulnerability
 from pbntool.records import Record
 from pbntool.rules import check_score
 from pbntool.scoring.methods import Method, ScoringSpec
-from pbntool.scoring.par import achievable_scores
+from pbntool.scoring.par import achievable_scores, par_score
 
 __all__ = ["CheckOptions", "EventCheck", "FileSummary", "check_event"]
 
@@ -170,6 +170,14 @@ def _check_optimum(game: GameEntry, tally: _Tally) -> list[Diagnostic]:
         detail = "gives the two sides values that do not cancel out"
         return [placed(EVT014.at(stated=f'"{stated.text}"', detail=detail), game, stated.place)]
     agreed = ns in achievable_scores(game.vulnerability)
+    if agreed and game.double_dummy is not None and game.dealer is not None:
+        source, table = game.double_dummy
+        par = par_score(table, game.vulnerability, game.dealer)
+        tally.count(game.key.file, ns == par, "EVT014")
+        if ns == par:
+            return []
+        detail = f"is not the par of the board's {source}: par is {_side_form(par)}"
+        return [placed(EVT014.at(stated=f'"{stated.text}"', detail=detail), game, stated.place)]
     tally.count(game.key.file, agreed, "EVT014")
     if agreed:
         return []
@@ -295,3 +303,8 @@ def _check_rubbers(
                 tally.files[diagnostic.file or ""].disagreements[diagnostic.code] += 1
         diagnostics.extend(found.diagnostics)
     return diagnostics
+
+
+def _side_form(ns: int) -> str:
+    """A North-South score as OptimumScore writes it: from the side that scores it."""
+    return f"NS {ns}" if ns >= 0 else f"EW {-ns}"

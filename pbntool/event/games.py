@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from pbntool.diagnostics import Diagnostic
 from pbntool.event.values import cell_text, parse_number
-from pbntool.model import Board, Contract, Deal, Seat, Side, Table, Vulnerability
+from pbntool.model import Board, Contract, Deal, Seat, Side, Strain, Table, Vulnerability
 from pbntool.pbn.values import decode_contract, decode_seat
 from pbntool.records import Record
 from pbntool.scoring.matchpoints import Artificial, FieldEntry
@@ -152,6 +152,9 @@ class GameEntry:
     honours: tuple[Side, int] | None = None
     deal_known: bool = False
     problems: tuple[Diagnostic, ...] = field(default=())
+    double_dummy: tuple[str, Mapping[tuple[Seat, Strain], int]] | None = None
+    """The double-dummy table the game states (``OptimumResultTable``, else
+    ``DoubleDummyTricks``) with the tag it came from, when it is complete and readable."""
 
     @property
     def entry(self) -> FieldEntry | None:
@@ -213,7 +216,34 @@ def game_entry(record: Record) -> GameEntry | None:
         total_table=_total_table(record, board),
         honours=_honours(board.deal, contract),
         deal_known=board.deal is not None and board.deal.is_complete,
+        double_dummy=stated_double_dummy(board),
     )
+
+
+def stated_double_dummy(board: Board) -> tuple[str, dict[tuple[Seat, Strain], int]] | None:
+    """The board's own double-dummy table, all 20 cells, with the tag that gave it."""
+    from pbntool.dd.tags import read_double_dummy_tricks, read_result_row
+
+    table = next((t for t in board.tables if t.name == "OptimumResultTable"), None)
+    if table is not None:
+        columns = {column.name: index for index, column in enumerate(table.columns)}
+        cells: dict[tuple[Seat, Strain], int] = {}
+        try:
+            for row in table.rows:
+                seat, strain, tricks = read_result_row(row, columns)
+                if tricks is not None:
+                    cells[seat, strain] = tricks
+        except (KeyError, IndexError, ValueError):
+            cells = {}
+        if len(cells) == 20:
+            return "OptimumResultTable", cells
+    value = board.tag("DoubleDummyTricks")
+    if value is not None:
+        try:
+            return "DoubleDummyTricks", read_double_dummy_tricks(value)
+        except ValueError:
+            return None
+    return None
 
 
 def _clean(value: str | None) -> str:
