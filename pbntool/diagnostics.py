@@ -25,10 +25,12 @@ __all__ = [
 ]
 
 Path = tuple[Any, ...]
-"""Where in a board a diagnostic points: ``("tag", name[, offset])``, ``("call", i)``,
+"""Where in a board a diagnostic points: ``("tag", name[, offset])`` (the tag's value,
+``offset`` characters into it), ``("call", i)``,
 ``("card", trick, seat)``, ``("deal", seat)``, ``("note", section, index)``,
 ``("table", name)``, ``("cell", table, index)`` (the index-th element of a table's data),
-``("section", name)``, or ``("offset", n)`` for a reader finding."""
+``("section", name)`` (the ``[`` of the tag that opens it), or ``("offset", n)`` for a
+reader finding."""
 
 
 class Severity(IntEnum):

@@ -152,8 +152,8 @@ class SourceMap:
             found = self._call(int(path[1]))
         elif kind == "card":
             found = self._card(int(path[1]), Seat(path[2]))
-        elif kind in ("tag", "tag_value"):
-            found = self._tag(str(path[1]), kind == "tag_value" or kind == "tag")
+        elif kind in ("tag", "tag_value"):  # the value ("section" points at the "[")
+            found = self._tag(str(path[1]), value=True)
             if found is not None and len(path) > 2:
                 found += int(path[2])
         elif kind == "deal":
