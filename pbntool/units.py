@@ -641,6 +641,10 @@ def _plan_lin(source: Input, stream: BinaryIO, local: bool) -> Iterator[Planned]
         raise failure
 
 
+def _constant(work: Work) -> Callable[[], Work]:
+    return lambda: work
+
+
 def _lin_slices(
     name: str, text: DecodedText, chain: LinChain, limit: int, whole: Callable[[], Planned]
 ) -> Iterator[Planned]:
@@ -701,6 +705,23 @@ def _lin_slices(
             room = room or first_room is not None
             if header and not cuts:
                 yield whole()
+                return
+            if header:
+                # From the slice in progress to the end: one unit that reads the input again
+                # (from its path, or the bytes already held) rather than text gathered here.
+                start = SliceStart(seen_room)
+                rest = Work(
+                    name,
+                    "lin_rest",
+                    Format.LIN,
+                    path=chain.path,
+                    data=chain.data,
+                    offset=offset,
+                    first_line=first_line,
+                    lin=start,
+                    weight=size,
+                )
+                yield Planned(name, _constant(rest), chain=chain)
                 return
         pieces.append(chunk[begin:] if begin else chunk)
         size += len(chunk) - begin

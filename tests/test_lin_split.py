@@ -145,8 +145,30 @@ def test_a_segment_header_in_the_middle_stops_the_cuts(monkeypatch: pytest.Monke
     data = ("\n".join([*lines[:15], header, *rooms]) + "\n").encode()
     plans = check(data, 200)
     assert 1 < slices(plans) <= 16
-    last = plans[-1].work
-    assert last is not None and last.texts and "vg|" in "".join(last.texts)
+    last = plans[-1].work  # the rest is read again from the input, not sent as text
+    assert last is not None and last.kind == "lin_rest" and not last.texts
+    assert b"vg|" in data[last.offset :]
+
+
+def test_a_header_after_cuts_in_a_local_file_is_read_from_its_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(source, "CHUNK_SIZE", 2000)
+    monkeypatch.setenv("PBNTOOL_SLICE_CHARS", "800")
+    lines = generated(14, 40).splitlines()
+    header = "vg|Final,Seg 1,I,1,10,Red,0,Blue,0|rs|,,,|pn|a,b,c,d,e,f,g,h|pg||"
+    rooms = [f"qx|o{i + 1}|{line}" for i, line in enumerate(lines[20:])]
+    data = ("\n".join([*lines[:20], header, *rooms]) + "\n").encode()
+    path = tmp_path / "f.lin"
+    path.write_bytes(data)
+    for engine in (InlineEngine(), DeferredEngine(5)):
+        planned = plan_input(Input("f.lin", path, size=len(data)), None, True)
+        results = list(run_ordered(planned, ReprTask(), engine))  # type: ignore[arg-type]
+        assert "".join(chunk.out for _, result in results for chunk in result.chunks) == whole(data)
+        kinds = [plan.work.kind for plan, _ in results if plan.work is not None]
+        assert kinds.count("lin") > 1 and kinds[-1] == "lin_rest"
+        last = results[-1][0].work
+        assert last is not None and last.path == str(path) and last.data is None
 
 
 def test_links_and_a_header_at_the_start_are_one_unit() -> None:
