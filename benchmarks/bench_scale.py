@@ -5,8 +5,9 @@ each command (pbntool's workers included):
 
 - ``pbntool validate`` and ``pbntool convert --to json`` with ``-j 1`` and ``-j 2``, and
   endplay's PBN parser, on the same generated PBN file;
-- ``pbntool validate`` and endplay's LIN parser on the same boards written as LIN (skipped,
-  with a message, while ``pbntool.writers.open_writer(Format.LIN, ...)`` does not exist);
+- ``pbntool validate`` (``-j 1`` and ``-j 2``) and endplay's LIN parser on the same boards
+  written as LIN (skipped, with a message, while ``pbntool.writers.open_writer(Format.LIN,
+  ...)`` does not exist);
 - the speed-up of ``-j 2`` over ``-j 1``;
 - the time and total peak RSS to validate a file of ``--million`` boards (default 1,000,000;
   ``--million 0`` skips it).
@@ -314,9 +315,18 @@ def _run(
             Command("endplay pbn.load", [sys.executable, "-c", ENDPLAY_PBN, str(pbn_path)], n)
         )
     if lin_path is not None:
-        commands.append(
-            Command("pbntool validate LIN -j 2", pbntool("validate", str(lin_path), "-q"), n)
-        )
+        commands += [
+            Command(
+                "pbntool validate LIN -j 1",
+                pbntool("validate", str(lin_path), "-q", "-j", "1"),
+                n,
+            ),
+            Command(
+                "pbntool validate LIN -j 2",
+                pbntool("validate", str(lin_path), "-q", "-j", "2"),
+                n,
+            ),
+        ]
         if endplay:
             commands.append(
                 Command("endplay lin.load", [sys.executable, "-c", ENDPLAY_LIN, str(lin_path)], n)
@@ -346,6 +356,11 @@ def _ratios(commands: list[Command], results: dict[str, object]) -> None:
             "pbntool convert --to json -j 1",
         ),
         ("validate LIN vs endplay lin.load", "pbntool validate LIN -j 2", "endplay lin.load"),
+        (
+            "validate LIN -j 2 vs -j 1 (speed-up)",
+            "pbntool validate LIN -j 2",
+            "pbntool validate LIN -j 1",
+        ),
     ]
     print()
     for label, fast, slow in pairs:

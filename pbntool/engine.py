@@ -185,24 +185,27 @@ def run_ordered(
     before it is handed back (see ``pbntool.units``).
     """
     pending: deque[tuple[Planned, Pending]] = deque()
+    joiner = _Joiner(task)
 
-    def settle() -> tuple[Planned, UnitResult]:
+    def settle() -> Iterator[tuple[Planned, UnitResult]]:
         plan, waiting = pending.popleft()
         try:
             result = waiting.result()
         except Exception as error:  # a worker died or a task failed: this unit, not the batch
             result = _recovered(task, plan, error)
-        return plan, _checked(plan, result, lambda work: _Ready(_recovered(task, plan, None, work)))
+        checked = _checked(plan, result, lambda work: _Ready(_recovered(task, plan, None, work)))
+        yield from joiner.take(plan, checked)
 
     for plan in planned:
         if plan.barrier:
             while pending:
-                yield settle()
+                yield from settle()
         pending.append((plan, engine.submit(task, plan.prepare())))
         while pending and (len(pending) >= engine.window or pending[0][1].done()):
-            yield settle()
+            yield from settle()
     while pending:
-        yield settle()
+        yield from settle()
+    yield from joiner.flush()
 
 
 def _recovered(
@@ -225,6 +228,58 @@ def _recovered(
             placed = record.diagnostics[0]
             line = format_diagnostic(placed, OutputFormat.text)
             return UnitResult([Chunk("", line, 1, 0, (finding(placed),), None)])
+
+
+class _Joiner:
+    """Holds a LIN slice's result until the next slice of its input is back, then writes it
+    if the cut between them was clean, else reads the input from the held slice's start to
+    its end in this process and drops every later slice (see ``pbntool.units.LinChain``)."""
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+        self.held: tuple[Planned, UnitResult] | None = None
+
+    def take(self, plan: Planned, result: UnitResult) -> Iterator[tuple[Planned, UnitResult]]:
+        chain = plan.chain
+        if self.held is not None and self.held[0].chain is not chain:
+            yield from self.flush()  # its input stopped being read (a failure was planned)
+        if chain is None:
+            yield plan, result
+            return
+        if chain.failed:
+            yield plan, UnitResult([])
+            return
+        if self.held is not None:
+            previous, before = self.held
+            self.held = None
+            end = before.outcome.lin
+            if end is None or not end.clean:
+                chain.failed = True
+                rest = chain.rest(previous.work)
+                yield previous, self._placed(previous, _recovered(self.task, previous, None, rest),
+                                             last=True)  # fmt: skip
+                yield plan, UnitResult([])
+                return
+            yield previous, self._placed(previous, before, last=False)
+        if plan.hold:
+            self.held = (plan, result)
+        else:
+            yield plan, self._placed(plan, result, last=True)
+
+    def flush(self) -> Iterator[tuple[Planned, UnitResult]]:
+        if self.held is not None:
+            plan, result = self.held
+            self.held = None
+            yield plan, self._placed(plan, result, last=True)
+
+    def _placed(self, plan: Planned, result: UnitResult, last: bool) -> UnitResult:
+        """The result with the encoding events its input reports around it."""
+        assert plan.chain is not None
+        before, after = plan.chain.placed(result.outcome.lin, last)
+        if not before and not after:
+            return result
+        chunks = render_chunks(self.task, before) + result.chunks + render_chunks(self.task, after)
+        return UnitResult(chunks, result.outcome)
 
 
 def _checked(plan: Planned, result: UnitResult, submit: Callable[[Work], Pending]) -> UnitResult:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from pbntool import lin
 from pbntool.generate import random_boards
 from pbntool.pbn.writer import dumps
 
@@ -56,6 +57,16 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "a.pbn").write_text(text, encoding="utf-8", newline="")
     with zipfile.ZipFile(root / "b.zip", "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("x/one.pbn", dumps(list(random_boards(42, 40))))
+    # LIN slices travel as text: rooms, a Windows-1252 byte, a table cut over two lines (the
+    # cut before its "md|" is not clean: the client reads the rest again).
+    lines = lin.dumps(list(random_boards(43, 60))).splitlines()
+    lines[20] = lines[20].replace("|rh||", "|nt|caf\x00|rh||")
+    names = lines[40].index("md|")
+    note = f"nt|{'a long comment ' * 60}|"  # the slice is full before the "md|" line
+    lines[40:41] = [lines[40][:names] + note, lines[40][names:]]
+    rooms = [f"qx|o{index}|{line}" for index, line in enumerate(lines[45:])]
+    data = "\n".join([*lines[:45], *rooms]) + "\n"
+    (root / "c.lin").write_bytes(data.encode().replace(b"caf\x00", b"caf\xe9"))
     return root
 
 

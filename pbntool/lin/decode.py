@@ -227,7 +227,8 @@ class _Table:
 def decode_table(table: TableInput) -> tuple[Board, LinSourceMap, list[Diagnostic]]:
     """Build the board of one table; every problem becomes a diagnostic, nothing is dropped."""
     pieces = _pieces([table.names, *table.items] if table.names is not None else table.items)
-    start = table.items[0].offset if table.items else 0
+    first = table.items[0] if table.items else table.names
+    start = first.offset if first is not None else 0
     state = _Table(LinSourceMap(pieces, start=start), table.segment)
     segment = table.segment
     if segment is not None and segment.tables == 0:

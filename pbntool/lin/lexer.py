@@ -118,11 +118,17 @@ def pair_pattern() -> re.Pattern[str]:
     )
 
 
-def iter_items(chunks: Iterable[str]) -> Iterator[Item]:
-    """Pairs and stray text of LIN text given in chunks that end at line ends."""
+def iter_items(
+    chunks: Iterable[str], start: int = 0, line: int = 1, ending: list[str] | None = None
+) -> Iterator[Item]:
+    """Pairs and stray text of LIN text given in chunks that end at line ends.
+
+    ``start`` and ``line``: where the first chunk is in the file (a slice of a file starts at
+    a line start).  ``ending``, when given, receives the kind of the last token of the final
+    chunk (``""`` when it has none): a slice that ends in ``OPEN_PAIR`` or ``JUNK`` may be
+    lexed otherwise when the text goes on.
+    """
     pending = ""
-    start = 0
-    line = 1
     chunk_list = iter(chunks)
     chunk = next(chunk_list, None)
     while chunk is not None:
@@ -138,6 +144,8 @@ def iter_items(chunks: Iterable[str]) -> Iterator[Item]:
         if cut < len(text) and not tokens and len(text) > _MAX_CARRY:
             # A run of text with no pair and no pipe in sight: give up waiting for one.
             tokens, cut = _tokens(text), len(text)
+        if final and ending is not None:
+            ending.append(tokens[-1].type if tokens else "")
         yield from _items(tokens, piece)
         pending = text[cut:]
         line += text.count("\n", 0, cut)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from pbntool.diagnostics import (
@@ -57,7 +57,16 @@ from pbntool.model import Comment, CommentKind
 from pbntool.records import Record, place
 from pbntool.source import DecodedText, EncodingEvent
 
-__all__ = ["iter_lin_records", "looks_like_links"]
+__all__ = [
+    "CUT_TAGS",
+    "SliceEnd",
+    "SliceStart",
+    "encoding_record",
+    "iter_lin_records",
+    "iter_lin_rest",
+    "iter_lin_slice",
+    "looks_like_links",
+]
 
 _STARTS = frozenset({"md", "mb", "pc", "mc"})
 _HEADER = frozenset({"vg", "rs", "pw", "mp", "bn"})
@@ -90,12 +99,105 @@ def iter_lin_records(text: DecodedText, name: str) -> Iterator[Record]:
         for record in assembler.feed(item):
             # Encoding notes are reported before the first table that follows them.
             while reported < len(text.events) and text.events[reported].line <= record.line:
-                yield _encoding_record(text.events[reported], name)
+                yield encoding_record(text.events[reported], name)
                 reported += 1
             yield record
     yield from assembler.finish()
     for event in text.events[reported:]:
-        yield _encoding_record(event, name)
+        yield encoding_record(event, name)
+
+
+# --- slices of a file (``pbntool.units``) ---------------------------------------------------
+
+CUT_TAGS = ("qx", "md", "pn")
+"""The pairs a slice may start with (at the start of a line): each closes a finished table."""
+
+
+@dataclass(frozen=True, slots=True)
+class SliceStart:
+    """What a slice of LIN text starts from (the planner's guess, checked by ``SliceEnd``)."""
+
+    seen_room: bool = False
+    next_tag: str | None = None
+    """The pair the next slice starts with; None when this slice ends the input."""
+    events: tuple[EncodingEvent, ...] = ()
+    """The encoding events on this slice's lines."""
+
+
+@dataclass(slots=True)
+class SliceEnd:
+    """What reading a slice left: whether the next slice could start afresh (``clean``),
+    whether a table was ended by the text (``fed``: the one-file read reports the encoding
+    events before such a table), and the events not reported before any table."""
+
+    clean: bool = True
+    fed: bool = False
+    leftover: tuple[EncodingEvent, ...] = ()
+
+
+def iter_lin_slice(
+    texts: Iterable[str], name: str, offset: int, line: int, start: SliceStart, end: SliceEnd
+) -> Iterator[Record]:
+    """The records of a slice of decoded LIN text (no handviewer links, no segment header so
+    far) that starts at a line start, at ``offset`` and ``line`` of the file; ``texts`` are
+    the file's decoded chunks as the whole-file read sees them (the first and last may be
+    cut).  If the slice is not the last, its last table is ended as the next slice's first
+    pair would end it, and ``end.clean`` says whether that pair would have (else the results
+    of this slice and the next must not stand).  Encoding events not reported before a table
+    of this slice are left in ``end.leftover`` for the caller to place."""
+    events = list(start.events)
+    yield from _read_slice(texts, name, offset, line, start, events, 0, end)
+
+
+def iter_lin_rest(text: DecodedText, name: str, offset: int, line: int, seen_room: bool,
+                  end: SliceEnd) -> Iterator[Record]:  # fmt: skip
+    """The records of a LIN file from ``offset`` (the start of a slice) to its end, read as
+    the whole-file read reads them (its chunks, its events) from the state ``seen_room``."""
+    chunks = iter(text)
+    position = 0
+    first: str | None = None
+    for chunk in chunks:
+        if position + len(chunk) > offset:
+            first = chunk[offset - position :]
+            break
+        position += len(chunk)
+    texts: Iterator[str] = _prepend(first, chunks) if first is not None else iter(())
+    reported = sum(1 for event in text.events if event.line < line)
+    start = SliceStart(seen_room)
+    yield from _read_slice(texts, name, offset, line, start, text.events, reported, end)
+
+
+def _read_slice(
+    texts: Iterable[str],
+    name: str,
+    offset: int,
+    line: int,
+    start: SliceStart,
+    events: Sequence[EncodingEvent],
+    reported: int,
+    end: SliceEnd,
+) -> Iterator[Record]:
+    ending: list[str] = []
+    assembler = _Assembler(name, seen_room=start.seen_room)
+    for item in iter_items(texts, offset, line, ending):
+        for record in assembler.feed(item):
+            end.fed = True
+            while reported < len(events) and events[reported].line <= record.line:
+                yield encoding_record(events[reported], name)
+                reported += 1
+            yield record
+    last = start.next_tag is None
+    if not last:
+        lexed_clean = not ending or ending[-1] not in ("OPEN_PAIR", "JUNK")
+        end.clean = lexed_clean and assembler.ends_before(start.next_tag or "")
+    for record in assembler.finish():
+        if not last:  # the next slice's first pair ends this table in the whole-file read
+            end.fed = True
+            while reported < len(events) and events[reported].line <= record.line:
+                yield encoding_record(events[reported], name)
+                reported += 1
+        yield record
+    end.leftover = tuple(events[reported:])
 
 
 def _prepend(first: str, rest: Iterator[str]) -> Iterator[str]:
@@ -112,10 +214,11 @@ def _link_items(first: str, rest: Iterator[str]) -> Iterator[Item | LinkStart]:
 
 def _encoding_records(text: DecodedText, name: str) -> Iterator[Record]:
     for event in text.events:
-        yield _encoding_record(event, name)
+        yield encoding_record(event, name)
 
 
-def _encoding_record(event: EncodingEvent, name: str) -> Record:
+def encoding_record(event: EncodingEvent, name: str) -> Record:
+    """The record that reports an encoding event (SRC001 or SRC002, no board)."""
     code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
     found = code.at(encoding=event.encoding)
     diagnostic = Diagnostic(found.code, found.severity, found.message, name, event.line, 1)
@@ -181,6 +284,24 @@ class _Assembler:
                 if tag == "md":
                     self.current.has_deal = True
             self.current.items.append(item)
+
+    def ends_before(self, tag: str) -> bool:
+        """Whether a pair ``tag`` fed now would end the current table (or find none) and
+        leave the state a new slice starting with it starts from: no segment, no pending
+        names, and ``seen_room`` as ``tag`` implies (True for ``qx``, else False)."""
+        if self.segment is not None or self.header_findings or self.pending_names is not None:
+            return False
+        current = self.current
+        empty = not current.items and current.names is None and not current.started
+        if tag == "qx":
+            return current.started or empty
+        if self.seen_room:
+            return False
+        if tag == "md":
+            return current.has_deal or empty
+        if tag == "pn":
+            return current.started or empty
+        return False
 
     def finish(self) -> Iterator[Record]:
         yield from self._close()
