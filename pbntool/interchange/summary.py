@@ -20,7 +20,9 @@ from dataclasses import dataclass, field, replace
 
 from pbntool.diagnostics import JSN003, JSN004, JSN006, JSN011, Diagnostic
 from pbntool.interchange.problems import JsonPath, describe
-from pbntool.model import Board
+from pbntool.model import Board, Card, Seat, Suit
+from pbntool.pbn.values import decode_contract
+from pbntool.rules.play import trick_winner, trump_of
 
 __all__ = ["board_from_summary"]
 
@@ -36,12 +38,8 @@ SUMMARY_TAGS = (
 """Summary keys that are tag values, in the order a PBN game lists them."""
 
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]{1,255}")
-_SEATS = "NESW"
-_RANKS = "23456789TJQKA"
-_CARD = re.compile(r"([SHDC])(10|[2-9TJQKA])", re.IGNORECASE)
 _TOKEN = re.compile(r'[^\s\[\]{};"%\\]+')
 """What a call or a card may be made of: no space, bracket, brace, semicolon, quote, percent."""
-_STRAIN = re.compile(r"\s*[1-7]\s*(NT|N|[SHDC])", re.IGNORECASE)
 
 
 @dataclass
@@ -206,11 +204,8 @@ def _play(
         )
         return
     contract = tags.get("Contract")
-    strain = _STRAIN.match(contract[0]) if contract is not None else None
-    trump = strain.group(1).upper()[0] if strain is not None else None
-    if trump == "N":
-        trump = None
-    game.add(f'[Play "{_SEATS[leader]}"]', ("json", "play"))
+    _, trump = trump_of(decode_contract(contract[0])[0] if contract is not None else None)
+    game.add(f'[Play "{leader.letter}"]', ("json", "play"))
     rows = _tricks(cards, leader, trump, game)
     for index, row in enumerate(rows):
         game.add(" ".join(row), ("json", "play", 4 * index))
@@ -218,17 +213,24 @@ def _play(
         game.add("*", ("json", "claimed"))  # the play stopped at a claim (Result: the total)
 
 
-def _opening_leader(tags: Mapping[str, tuple[str, JsonPath]]) -> int | None:
+def _opening_leader(tags: Mapping[str, tuple[str, JsonPath]]) -> Seat | None:
+    """The ``Play`` tag's seat, else declarer's left-hand opponent."""
     stated = tags.get("Play")
-    if stated is not None and stated[0].strip().upper() in tuple(_SEATS):
-        return _SEATS.index(stated[0].strip().upper())
+    if stated is not None and (seat := _seat(stated[0])) is not None:
+        return seat
     declarer = tags.get("Declarer")
-    if declarer is not None and declarer[0].strip().upper().lstrip("^") in tuple(_SEATS):
-        return (_SEATS.index(declarer[0].strip().upper().lstrip("^")) + 1) % 4
-    return None
+    seat = _seat(declarer[0].strip().lstrip("^")) if declarer is not None else None
+    return seat.lho if seat is not None else None
 
 
-def _tricks(cards: list[str], leader: int, trump: str | None, game: _Game) -> list[list[str]]:
+def _seat(text: str) -> Seat | None:
+    try:
+        return Seat.from_letter(text.strip())
+    except ValueError:
+        return None
+
+
+def _tricks(cards: list[str], leader: Seat, trump: Suit | None, game: _Game) -> list[list[str]]:
     """PBN play rows (seat columns from the opening leader) of cards in played order."""
     rows: list[list[str]] = []
     opening = leader
@@ -236,12 +238,13 @@ def _tricks(cards: list[str], leader: int, trump: str | None, game: _Game) -> li
         trick = [card.strip().upper().replace("10", "T") for card in cards[start : start + 4]]
         row = ["-"] * 4
         for offset, card in enumerate(trick):
-            row[(leader + offset - opening) % 4] = card
+            row[opening.distance_to(leader.next(offset))] = card
         rows.append(row)
         if len(trick) < 4:
             break
-        winner = _winner(trick, trump)
-        if winner is None:
+        try:
+            winner = trick_winner([Card.parse(card) for card in trick], trump)
+        except ValueError:  # a card not known: who leads next is not known either
             if start + 4 < len(cards):
                 game.found.append(
                     JSN004.at(
@@ -252,25 +255,8 @@ def _tricks(cards: list[str], leader: int, trump: str | None, game: _Game) -> li
                     )
                 )
             break
-        leader = (leader + winner) % 4
+        leader = leader.next(winner)
     return rows
-
-
-def _winner(trick: list[str], trump: str | None) -> int | None:
-    """The position (0 = the leader) of the card that wins a trick, None if one is unknown."""
-    parsed = [_CARD.fullmatch(card) for card in trick]
-    if any(match is None for match in parsed):
-        return None
-    suits = [match.group(1) for match in parsed if match is not None]
-    ranks = [_RANKS.index(match.group(2).replace("10", "T")) for match in parsed if match]
-    best = 0
-    for position in range(1, 4):
-        follows = suits[position] == suits[best]
-        if (follows and ranks[position] > ranks[best]) or (
-            suits[position] == trump and not follows
-        ):
-            best = position
-    return best
 
 
 def _read(game: _Game) -> tuple[Board | None, list[Diagnostic]]:
