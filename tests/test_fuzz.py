@@ -47,7 +47,7 @@ import pytest
 from conftest import CORPUS, FIXTURES, exit_is_clean
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from pbntool import pbn
 from pbntool.cli import app
@@ -739,13 +739,20 @@ def test_cli_in_process(data: bytes) -> None:
     """Every command, run in this process on stdin (fast, so it can run many examples)."""
     runner = CliRunner()
     for command in CLI_COMMANDS:
-        with time_bound():
-            done = runner.invoke(app, [*command, "-"], input=data)
-        assert done.exception is None or isinstance(done.exception, SystemExit), (
-            command,
-            "".join(traceback.format_exception(done.exception)),
-        )
-        assert exit_is_clean(done.exit_code, done.output), (command, done.output[-2000:])
+        invoke_cleanly(runner, command, data)
+
+
+def invoke_cleanly(runner: CliRunner, command: tuple[str, ...], data: bytes) -> Result:
+    """Run ``pbntool COMMAND -`` on ``data`` in this process, within the time bound, and check
+    that it ended with no traceback and a documented exit code."""
+    with time_bound():
+        done = runner.invoke(app, [*command, "-"], input=data)
+    assert done.exception is None or isinstance(done.exception, SystemExit), (
+        command,
+        "".join(traceback.format_exception(done.exception)),
+    )
+    assert exit_is_clean(done.exit_code, done.output), (command, done.output[-2000:])
+    return done
 
 
 @pytest.mark.parametrize("seed", range(2))
