@@ -173,18 +173,8 @@ def _run(
     marks: list[int],
     want: bool,
 ) -> Chunk:
-    joined = "".join
-    found: tuple[Finding, ...] = ()
-    return Chunk(
-        joined(out),
-        joined(err),
-        records,
-        boards,
-        found,
-        tuple(marks) if want else None,
-        None,
-        joined(aside),
-    )
+    chosen = tuple(marks) if want else None
+    return Chunk("".join(out), "".join(err), records, boards, (), chosen, aside="".join(aside))
 
 
 def select_codes(
