@@ -7,7 +7,7 @@ best of ``--repeat`` runs, as boards per second.  ``dd`` is timed on a smaller f
     python benchmarks/bench_analyst.py                  # 5,000 boards; dd on 40
     python benchmarks/bench_analyst.py --boards 20000 --dd-boards 100 --json out.json
 
-The input is made by ``pbntool.generate.random_boards`` into ``benchmarks/data/``
+The input is made by ``pbntool.dev.generate.random_boards`` into ``benchmarks/data/``
 (git-ignored, deleted at the end unless ``--keep``).  ``dd`` needs the ``dd`` extra; without
 it the ``dd`` rows are left out.
 """
@@ -23,8 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-from pbntool.generate import random_boards
-from pbntool.pbn.writer import iter_dump
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn.writer import iter_dump
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MODULE = (sys.executable, "-m", "pbntool")

@@ -1,6 +1,6 @@
 """Measure JSON and XML conversion: ``pbntool convert`` to and from each, boards per second.
 
-Generates one PBN file of legal random boards (``pbntool.generate``) in ``benchmarks/data/``,
+Generates one PBN file of legal random boards (``pbntool.dev.generate``) in ``benchmarks/data/``,
 converts it to JSON Lines and to XML, and converts each back to PBN, every run in a fresh
 subprocess (start-up included, as a user sees it).  Checks that both round trips give back
 the canonical PBN byte for byte before reporting anything.
@@ -46,8 +46,8 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
     args = parser.parse_args()
 
-    from pbntool.generate import random_boards
-    from pbntool.pbn.writer import iter_dump
+    from pbntool.dev.generate import random_boards
+    from pbntool.formats.pbn.writer import iter_dump
 
     DATA.mkdir(exist_ok=True)
     source = DATA / f"interchange-{args.boards}.pbn"

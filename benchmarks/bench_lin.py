@@ -2,8 +2,8 @@
 
 The same method as ``bench_pbn.py`` (whose measuring code it uses): every run a fresh
 subprocess, peak RSS of that process, the tools interleaved round robin.  The input is made
-by ``pbntool.generate.random_boards`` and written as BBO hand-record lines by
-``pbntool.lin.dumps`` into ``benchmarks/data/`` (git-ignored, deleted unless ``--keep``).
+by ``pbntool.dev.generate.random_boards`` and written as BBO hand-record lines by
+``pbntool.formats.lin.dumps`` into ``benchmarks/data/`` (git-ignored, deleted unless ``--keep``).
 
     python benchmarks/bench_lin.py                      # 10,000 boards, 3 repeats
     python benchmarks/bench_lin.py --json results.json
@@ -36,8 +36,8 @@ from bench_pbn import (
     versions,
 )
 
-from pbntool import lin
-from pbntool.generate import random_boards
+from pbntool.dev.generate import random_boards
+from pbntool.formats import lin
 
 ENDPLAY_LIN_SCRIPT = (
     "import sys\n"

@@ -10,8 +10,8 @@ on the machine spreads over all of them.
     python benchmarks/bench_pbn.py --large-mb 1024      # also a ~1 GB file (pbntool only)
     python benchmarks/bench_pbn.py --json results.json  # machine-readable results
 
-The input is made by ``pbntool.generate.random_boards`` and written by
-``pbntool.pbn.writer.iter_dump`` into ``benchmarks/data/`` (git-ignored, deleted at the end
+The input is made by ``pbntool.dev.generate.random_boards`` and written by
+``pbntool.formats.pbn.writer.iter_dump`` into ``benchmarks/data/`` (git-ignored, deleted at the end
 unless ``--keep``).  Boards whose play ends in the middle of a trick are left out: the
 writer shortens that last line (PBN 2.1 §15.3) and endplay 0.5.12 cannot read a short line
 (``IndexError`` in ``linearise_play``), so keeping them would leave nothing to compare.
@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from pbntool.generate import random_boards
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn.writer import iter_dump
 from pbntool.model import Board
-from pbntool.pbn.writer import iter_dump
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 ENDPLAY_LIMIT_MB = 200

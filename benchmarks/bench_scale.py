@@ -6,7 +6,7 @@ each command (pbntool's workers included):
 - ``pbntool validate`` and ``pbntool convert --to json`` with ``-j 1`` and ``-j 2``, and
   endplay's PBN parser, on the same generated PBN file;
 - ``pbntool validate`` (``-j 1`` and ``-j 2``) and endplay's LIN parser on the same boards
-  written as LIN (skipped, with a message, while ``pbntool.writers.open_writer(Format.LIN,
+  written as LIN (skipped, with a message, while ``pbntool.formats.writing.open_writer(Format.LIN,
   ...)`` does not exist);
 - the speed-up of ``-j 2`` over ``-j 1``;
 - the time and total peak RSS to validate a file of ``--million`` boards (default 1,000,000;
@@ -196,7 +196,7 @@ def pbntool(*args: str) -> list[str]:
 
 def write_inputs(boards: int, seed: int) -> tuple[Path, Path | None, str]:
     """The PBN file and, when pbntool can write LIN, the same boards as LIN."""
-    from pbntool.writers import open_writer
+    from pbntool.formats.writing import open_writer
 
     pbn_path = DATA_DIR / f"scale-{boards}-{seed}.pbn"
     lin_path = DATA_DIR / f"scale-{boards}-{seed}.lin"

@@ -13,9 +13,10 @@ generated file (or ``--file``):
     python benchmarks/profile_pbn.py --file some.pbn   # an existing file
     python benchmarks/profile_pbn.py --stats out.prof  # also save the stats (snakeviz, pstats)
 
-Stage names follow the code of ``pbntool/pbn/__init__.py`` (``iter_records``, ``_read_block``),
-``pbntool/pbn/reader.py``, ``pbntool/pbn/decode.py`` and ``pbntool/records.py``; a stage whose
-function is no longer there is reported as missing rather than failing.
+Stage names follow the code of ``pbntool/formats/pbn/__init__.py`` (``iter_records``,
+``_read_block``), ``pbntool/formats/pbn/reader.py``, ``pbntool/formats/pbn/decode.py`` and
+``pbntool/records.py``; a stage whose function is no longer there is reported as missing
+rather than failing.
 """
 
 from __future__ import annotations
@@ -37,11 +38,11 @@ from typing import Any
 
 from bench_pbn import DATA_DIR, DEFAULT_SEED, write_boards
 
-import pbntool.pbn
+import pbntool.formats.pbn
 import pbntool.records
 from pbntool import cli
-from pbntool.grammars import load_parser
 from pbntool.records import Record
+from pbntool.text.grammars import load_parser
 
 
 @dataclass
@@ -125,7 +126,7 @@ def gc_timer(stage: Stage) -> Iterator[None]:
 
 def instrument(stack: ExitStack, stages: Stages) -> None:
     """Wrap each stage where the pipeline looks it up (module globals, the cached parser)."""
-    reader = pbntool.pbn
+    reader = pbntool.formats.pbn
     wrappers: list[tuple[Any, str, str, str]] = [
         (reader, "split_games", "split", "read bytes + decode + split_games"),
         (reader, "parse_block", "parse_block", "parse_block (all)"),
@@ -171,7 +172,7 @@ def fixed_costs() -> list[tuple[str, float]]:
     start = time.perf_counter()
     load_parser("pbn")
     costs.append(("build the Lark parser (load_parser)", time.perf_counter() - start))
-    patterns = getattr(pbntool.pbn.reader, "body_pattern", None)
+    patterns = getattr(pbntool.formats.pbn.reader, "body_pattern", None)
     if patterns is not None:
         start = time.perf_counter()
         patterns()
@@ -282,7 +283,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _count_boards(path: Path) -> int:
     with open(path, "rb") as stream:
-        return sum(1 for record in pbntool.pbn.iter_records(stream) if record.board is not None)
+        return sum(
+            1 for record in pbntool.formats.pbn.iter_records(stream) if record.board is not None
+        )
 
 
 def _trim(listing: str) -> str:

@@ -23,10 +23,10 @@ import sys
 import atheris  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 with atheris.instrument_imports(include=["pbntool", "lark"]):
-    from pbntool import pbn
     from pbntool.diagnostics import CATALOGUE
-    from pbntool.jsonio import dumps_line
-    from pbntool.pbn.writer import dumps
+    from pbntool.formats import pbn
+    from pbntool.formats.json import dumps_line
+    from pbntool.formats.pbn.writer import dumps
     from pbntool.records import ParseResult
 
 

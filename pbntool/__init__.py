@@ -11,60 +11,141 @@ The library API in a few lines::
     result = pbntool.pbn.parse(text, validate=True)  # lenient: boards + diagnostics
     boards = pbntool.pbn.loads(text)                  # strict: raises DiagnosticError
     boards = pbntool.lin.parse(lin_text).boards       # LIN: the same model
-    pbntool.write(boards, "json")                     # or "pbn", "lin", "xml"
-    pbntool.jsonio.iter_records(stream, "in.jsonl")    # JSON and XML read back losslessly
+    pbntool.write(boards, "json")                     # or "pbn", "lin", "xml", "text"
+    pbntool.jsonio.iter_records(stream, "in.jsonl")   # JSON and XML read back losslessly
     pbntool.xmlio.iter_records(stream, "in.xml")
 
     query = pbntool.query.compile_query('level == 7 and made')   # select's --where
     query.matches(record)
     pbntool.dd.analyse(masks, vulnerability, dealer)  # double dummy (extra pbntool[dd])
+
+Every name here is imported on first use: ``import pbntool.model`` loads the model alone
+(no lark, typer or lxml).  The short module names (``pbntool.pbn``, ``pbntool.event``, ...)
+are the rooms of ``docs/architecture.md`` under the names the API has always used.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pbntool import dd, dedupe, event, lin, pbn, query, rules, scoring, stats
-from pbntool.archives import Limits
-from pbntool.batch import Batch, BatchOptions
-from pbntool.diagnostics import CATALOGUE, Code, Diagnostic, DiagnosticError, Severity
-from pbntool.formats import read_input
-from pbntool.inputs import Input, Selection, iter_inputs
-from pbntool.model import (
-    Action,
-    Annotation,
-    Auction,
-    Bid,
-    Board,
-    Call,
-    Card,
-    Comment,
-    CommentKind,
-    Contract,
-    Deal,
-    Doubling,
-    Hand,
-    Note,
-    Play,
-    Rank,
-    Result,
-    Score,
-    Seat,
-    SectionEnd,
-    Side,
-    Slot,
-    Strain,
-    Suit,
-    Table,
-    TableColumn,
-    Tag,
-    Token,
-    Vulnerability,
-)
-from pbntool.records import ParseResult, Record, validate_record
+from pbntool import _aliases
 
 __version__ = "0.1.0"
+
+_aliases.install()
+
+if TYPE_CHECKING:
+    from pbntool import rules, scoring
+    from pbntool.diagnostics import CATALOGUE, Code, Diagnostic, DiagnosticError, Severity
+    from pbntool.formats import json as jsonio
+    from pbntool.formats import lin, pbn
+    from pbntool.formats import xml as xmlio
+    from pbntool.model import (
+        Action,
+        Annotation,
+        Auction,
+        Bid,
+        Board,
+        Call,
+        Card,
+        Comment,
+        CommentKind,
+        Contract,
+        Deal,
+        Doubling,
+        Hand,
+        Note,
+        Play,
+        Rank,
+        Result,
+        Score,
+        Seat,
+        SectionEnd,
+        Side,
+        Slot,
+        Strain,
+        Suit,
+        Table,
+        TableColumn,
+        Tag,
+        Token,
+        Vulnerability,
+    )
+    from pbntool.records import ParseResult, Record
+    from pbntool.run.batch import Batch, BatchOptions
+    from pbntool.text import schemas
+    from pbntool.text.archives import Limits
+    from pbntool.text.inputs import Input, Selection, iter_inputs
+    from pbntool.tools import dd, dedupe, stats
+    from pbntool.tools import score as event
+    from pbntool.tools import select as query
+
+_MODEL_NAMES = [
+    "Action",
+    "Annotation",
+    "Auction",
+    "Bid",
+    "Board",
+    "Call",
+    "Card",
+    "Comment",
+    "CommentKind",
+    "Contract",
+    "Deal",
+    "Doubling",
+    "Hand",
+    "Note",
+    "Play",
+    "Rank",
+    "Result",
+    "Score",
+    "Seat",
+    "SectionEnd",
+    "Side",
+    "Slot",
+    "Strain",
+    "Suit",
+    "Table",
+    "TableColumn",
+    "Tag",
+    "Token",
+    "Vulnerability",
+]
+
+_EXPORTS: dict[str, tuple[str, str | None]] = {
+    **{name: ("pbntool.model", name) for name in _MODEL_NAMES},
+    **{
+        name: ("pbntool.diagnostics", name)
+        for name in ("CATALOGUE", "Code", "Diagnostic", "DiagnosticError", "Severity")
+    },
+    "ParseResult": ("pbntool.records", "ParseResult"),
+    "Record": ("pbntool.records", "Record"),
+    "Batch": ("pbntool.run.batch", "Batch"),
+    "BatchOptions": ("pbntool.run.batch", "BatchOptions"),
+    "Limits": ("pbntool.text.archives", "Limits"),
+    "Input": ("pbntool.text.inputs", "Input"),
+    "Selection": ("pbntool.text.inputs", "Selection"),
+    "iter_inputs": ("pbntool.text.inputs", "iter_inputs"),
+    "rules": ("pbntool.rules", None),
+    "scoring": ("pbntool.scoring", None),
+    "pbn": ("pbntool.formats.pbn", None),
+    "lin": ("pbntool.formats.lin", None),
+    "jsonio": ("pbntool.formats.json", None),
+    "xmlio": ("pbntool.formats.xml", None),
+    "schemas": ("pbntool.text.schemas", None),
+    "event": ("pbntool.tools.score", None),
+    "query": ("pbntool.tools.select", None),
+    "dd": ("pbntool.tools.dd", None),
+    "dedupe": ("pbntool.tools.dedupe", None),
+    "stats": ("pbntool.tools.stats", None),
+}
+"""Public name -> (module, attribute); attribute None: the module itself."""
+
+_ROOMS = frozenset({"cli", "dev", "formats", "run", "text", "tools"})
+"""The subpackages, reachable as attributes once imported (``pbntool.formats.pbn``)."""
 
 __all__ = [
     "CATALOGUE",
@@ -127,37 +208,47 @@ __all__ = [
     "xmlio",
 ]
 
-_LAZY_MODULES = frozenset({"jsonio", "schemas", "xmlio"})
-"""Imported on first use, so that reading PBN never pays for importing lxml."""
-
 
 def __getattr__(name: str) -> object:
-    if name in _LAZY_MODULES:
-        import importlib
-
+    if name in _EXPORTS:
+        module_name, attribute = _EXPORTS[name]
+        module = importlib.import_module(module_name)
+        value = module if attribute is None else getattr(module, attribute)
+        globals()[name] = value  # the next access is a plain attribute
+        return value
+    if name in _ROOMS:
         return importlib.import_module(f"pbntool.{name}")
     raise AttributeError(f"module 'pbntool' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS, *_ROOMS})
 
 
 def read(path: str | Path) -> Iterator[Record]:
     """Stream the records of a file of any format (detected from its content); never raises
     on bad input (it becomes diagnostics)."""
+    from pbntool.formats import read_input
+    from pbntool.text.inputs import Input
+
     yield from read_input(Input(str(path), Path(path)))
 
 
 def validate(record: Record) -> tuple[Diagnostic, ...]:
     """A record's reader findings plus the Laws checks, in source order."""
+    from pbntool.records import validate_record
+
     return validate_record(record)
 
 
 def write(boards: Iterable[Board], format: str = "pbn") -> str:
     """Boards as canonical PBN (export format), LIN, JSON lines or XML (``format`` is one of
     ``pbntool.formats.Format``'s values).  What a format cannot carry is dropped; use
-    ``pbntool.writers.open_writer`` to get the losses board by board."""
+    ``pbntool.formats.writing.open_writer`` to get the losses board by board."""
     import io
 
     from pbntool.formats import Format
-    from pbntool.writers import open_writer
+    from pbntool.formats.writing import open_writer
 
     try:
         form = Format(format)

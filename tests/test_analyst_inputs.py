@@ -9,8 +9,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-from pbntool import pbn
-from pbntool.generate import random_boards
+from pbntool.dev.generate import random_boards
+from pbntool.formats import pbn
 
 REPO = Path(__file__).resolve().parent.parent
 

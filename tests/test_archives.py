@@ -26,13 +26,13 @@ from types import ModuleType
 
 import pytest
 
-from pbntool.archives import Limits
-from pbntool.docs_gen import command_fixtures
+from pbntool.dev.docs_gen import command_fixtures
+from pbntool.dev.generate import random_boards
 from pbntool.formats import read_input
-from pbntool.generate import random_boards
-from pbntool.inputs import Selection, iter_inputs
-from pbntool.pbn.writer import dumps
+from pbntool.formats.pbn.writer import dumps
 from pbntool.records import validate_record
+from pbntool.text.archives import Limits
+from pbntool.text.inputs import Selection, iter_inputs
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"

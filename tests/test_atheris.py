@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, REPO
 
-from pbntool.generate import random_boards
-from pbntool.pbn.writer import dumps
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn.writer import dumps
 
 pytestmark = [
     pytest.mark.slow,

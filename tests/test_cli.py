@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 import pbntool
-from pbntool.generate import random_boards
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn import parse
+from pbntool.formats.pbn.writer import dumps
 from pbntool.model import Board, Card, SectionEnd, Suit
-from pbntool.pbn import parse
-from pbntool.pbn.writer import dumps
 
 MODULE = (sys.executable, "-m", "pbntool")
 _SCRIPT = shutil.which("pbntool", path=str(Path(sys.executable).parent))

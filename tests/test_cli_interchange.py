@@ -20,9 +20,9 @@ from test_cli import pbntool_run
 from typer.testing import CliRunner
 
 from pbntool.cli import app
-from pbntool.generate import random_boards
-from pbntool.pbn.writer import dumps
-from pbntool.schemas import XML_SCHEMA, json_schema, schema_bytes
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn.writer import dumps
+from pbntool.text.schemas import XML_SCHEMA, json_schema, schema_bytes
 
 SOURCES = sorted(path for path in PBN_VALID.glob("*.pbn") if not path.name.endswith(".out.pbn"))
 IDS = [path.stem for path in SOURCES]

@@ -35,11 +35,11 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS
 
-from pbntool import lin, pbn
 from pbntool.diagnostics import CATALOGUE, Diagnostic, Severity
-from pbntool.jsonio import dumps_line
+from pbntool.formats import lin, pbn
+from pbntool.formats.json import dumps_line
+from pbntool.formats.pbn.writer import dumps
 from pbntool.model import Board
-from pbntool.pbn.writer import dumps
 from pbntool.records import Record, validate_record
 
 pytestmark = pytest.mark.corpus
@@ -128,12 +128,16 @@ def manifest_games() -> dict[str, int]:
     A row noted "duplicate content, not stored again" names a file stored under another row.
     """
     games: dict[str, int] = {}
-    with MANIFEST.open(encoding="utf-8", newline="") as stream:
-        for row in csv.DictReader(stream, delimiter="\t", quoting=csv.QUOTE_NONE):
-            if row["format"] != "pbn" or _NOT_STORED in row["notes"]:
-                continue
-            match = _GAMES.search(row["notes"])
-            games.setdefault(row["local_path"], int(match.group(1)) if match else 0)
+    # The club formats' samples (corpus/club/) have a manifest of their own, paths relative to it.
+    for manifest, prefix in ((MANIFEST, ""), (CORPUS / "club" / "MANIFEST.tsv", "club/")):
+        if not manifest.is_file():
+            continue
+        with manifest.open(encoding="utf-8", newline="") as stream:
+            for row in csv.DictReader(stream, delimiter="\t", quoting=csv.QUOTE_NONE):
+                if row["format"] != "pbn" or _NOT_STORED in row["notes"]:
+                    continue
+                match = _GAMES.search(row["notes"])
+                games.setdefault(prefix + row["local_path"], int(match.group(1)) if match else 0)
     return games
 
 

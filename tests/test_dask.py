@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from pbntool import lin
-from pbntool.generate import random_boards
-from pbntool.pbn.writer import dumps
+from pbntool.dev.generate import random_boards
+from pbntool.formats import lin
+from pbntool.formats.pbn.writer import dumps
 
 distributed = pytest.importorskip("distributed")
 

@@ -23,15 +23,15 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS
 
-from pbntool.dd import ContractJob, TableJob, analyse, check_record, solve_in_order
-from pbntool.dd.check import par_conditions
-from pbntool.dd.solver import DDAnalysis, DDTable
-from pbntool.dd.tags import read_double_dummy_tricks, read_result_row
 from pbntool.deals import hand_masks
 from pbntool.formats import read_input
-from pbntool.inputs import Input
+from pbntool.formats.pbn import parse
 from pbntool.model import Seat, Strain, Vulnerability
-from pbntool.pbn import parse
+from pbntool.text.inputs import Input
+from pbntool.tools.dd import ContractJob, TableJob, analyse, check_record, solve_in_order
+from pbntool.tools.dd.check import par_conditions
+from pbntool.tools.dd.solver import DDAnalysis, DDTable
+from pbntool.tools.dd.tags import read_double_dummy_tricks, read_result_row
 
 HAVE_SOLVER = importlib.util.find_spec("endplay") is not None
 needs_solver = pytest.mark.skipif(not HAVE_SOLVER, reason="endplay (pbntool[dd]) not installed")
@@ -281,7 +281,7 @@ MINIMAX = re.compile(r"[1-7][SHDCN]D?[NESW](-?\d+)")
 
 @needs_solver
 def test_contract_tricks_agree_with_the_table() -> None:
-    from pbntool.generate import random_boards
+    from pbntool.dev.generate import random_boards
 
     for board in random_boards(8, 3, play=False):
         assert board.deal is not None
@@ -298,7 +298,7 @@ def test_contract_tricks_agree_with_the_table() -> None:
 
 @needs_solver
 def test_results_come_in_input_order_with_workers() -> None:
-    from pbntool.generate import random_boards
+    from pbntool.dev.generate import random_boards
 
     jobs: list[tuple[int, TableJob | None]] = []
     for board in random_boards(12, 5, play=False):

@@ -21,10 +21,10 @@ from conftest import CORPUS
 from typer.testing import CliRunner
 
 from pbntool.cli import app
-from pbntool.docs_gen import command_fixtures
-from pbntool.generate import random_boards
-from pbntool.pbn import parse
-from pbntool.pbn.writer import dumps
+from pbntool.dev.docs_gen import command_fixtures
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn import parse
+from pbntool.formats.pbn.writer import dumps
 
 HAVE_SOLVER = importlib.util.find_spec("endplay") is not None
 needs_solver = pytest.mark.skipif(not HAVE_SOLVER, reason="endplay (pbntool[dd]) not installed")

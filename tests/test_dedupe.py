@@ -16,14 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbntool.deals import deal_key, full_deal_problem, hand_masks, is_full_deal
-from pbntool.dedupe import DuplicateIndex, GroupKind, occurrence_of
+from pbntool.dev.generate import random_boards
 from pbntool.formats import read_input
-from pbntool.generate import random_boards
-from pbntool.inputs import iter_inputs
-from pbntool.jsonio import dumps_line
+from pbntool.formats.json import dumps_line
+from pbntool.formats.pbn import iter_records, parse
 from pbntool.model import ALL_CARDS, Deal, Hand, Seat
-from pbntool.pbn import iter_records, parse
 from pbntool.records import Record
+from pbntool.text.inputs import iter_inputs
+from pbntool.tools.dedupe import DuplicateIndex, GroupKind, occurrence_of
 
 MODULE = (sys.executable, "-m", "pbntool")
 
@@ -240,9 +240,9 @@ def test_drop_keeps_the_first_of_each_deal(three_files: Path) -> None:
 
 
 def test_the_same_deal_in_json_lines_is_found(tmp_path: Path) -> None:
-    import pbntool.jsonio
+    import pbntool.formats.json
 
-    if not hasattr(pbntool.jsonio, "iter_records"):
+    if not hasattr(pbntool.formats.json, "iter_records"):
         pytest.skip("this branch has no JSON reader yet (it comes with the JSON/XML work)")
     (hands,) = deals(1, seed=5)
     (tmp_path / "a.pbn").write_text(game(1, hands, "4S S 10"), encoding="utf-8")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbntool import pbn
 from pbntool.diagnostics import Severity
+from pbntool.formats import pbn
 from pbntool.model import Seat, Strain, Vulnerability
 
 DEAL = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"

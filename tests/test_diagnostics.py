@@ -18,17 +18,17 @@ import pytest
 from typer.testing import CliRunner
 
 from pbntool.cli import app
-from pbntool.diagnostics import CATALOGUE, Diagnostic
-from pbntool.docs_gen import (
+from pbntool.dev.docs_gen import (
     FAMILIES,
     command_fixtures,
     family_of,
     invalid_fixtures,
     render_diagnostics_markdown,
 )
+from pbntool.diagnostics import CATALOGUE, Diagnostic
 from pbntool.formats import read_input
-from pbntool.inputs import Input
 from pbntool.records import validate_record
+from pbntool.text.inputs import Input
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"

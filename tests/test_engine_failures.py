@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from pbntool.engine import InlineEngine, ProcessEngine, UnitResult, run_ordered
-from pbntool.generate import random_boards
-from pbntool.inputs import Input
-from pbntool.pbn.writer import dumps
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn.writer import dumps
 from pbntool.records import Record
-from pbntool.tasks import Entry, Renderer
-from pbntool.units import Work, plan_input
+from pbntool.run.engine import InlineEngine, ProcessEngine, UnitResult, run_ordered
+from pbntool.run.tasks import Entry, Renderer
+from pbntool.run.units import Work, plan_input
+from pbntool.text.inputs import Input
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,7 @@ def test_a_writer_without_fragments_converts_in_one_process(
 
     from pbntool.cli import app
     from pbntool.formats import Format
-    from pbntool.writers import WRITERS
+    from pbntool.formats.writing import WRITERS
 
     monkeypatch.setitem(WRITERS, Format.XML, f"{__name__}:PlainWriter")
     path = Path(str(tmp_path)) / "x.pbn"

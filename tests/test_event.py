@@ -9,17 +9,17 @@ from collections.abc import Iterable
 
 import pytest
 
-from pbntool import pbn
-from pbntool.event import EventOptions, EventScores, GameKey, GroupBy, score_event
-from pbntool.event.annotate import annotate_boards, annotate_rubber_boards
-from pbntool.event.check import CheckOptions, check_event
-from pbntool.event.compute import read_games
-from pbntool.event.grouping import group_games
-from pbntool.event.rubber import score_rubbers
-from pbntool.generate import random_boards
+from pbntool.dev.generate import random_boards
+from pbntool.formats import pbn
 from pbntool.model import Board, Tag
 from pbntool.records import Record
 from pbntool.scoring import Method, RubberKind, ScoringSpec
+from pbntool.tools.score import EventOptions, EventScores, GameKey, GroupBy, score_event
+from pbntool.tools.score.annotate import annotate_boards, annotate_rubber_boards
+from pbntool.tools.score.check import CheckOptions, check_event
+from pbntool.tools.score.compute import read_games
+from pbntool.tools.score.grouping import group_games
+from pbntool.tools.score.rubber import score_rubbers
 
 D1 = "N:72.986.A87.A9432 J963.75.T432.QJ7 4.KQJT3.KJ95.K86 AKQT85.A42.Q6.T5"
 D2 = "W:6.K6432.AQ62.543 AJ873.AQJT.T9.J8 K92.75.8743.Q962 QT54.98.KJ5.AKT7"
@@ -326,6 +326,6 @@ def test_event_doctests_pass(module: str) -> None:
     import doctest
     import importlib
 
-    results = doctest.testmod(importlib.import_module(f"pbntool.event.{module}"))
+    results = doctest.testmod(importlib.import_module(f"pbntool.tools.score.{module}"))
     assert results.attempted > 0
     assert results.failed == 0

@@ -20,25 +20,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pbntool.dev.docs_gen import command_fixtures
+from pbntool.dev.generate import random_boards
 from pbntool.diagnostics import CATALOGUE, Diagnostic
-from pbntool.docs_gen import command_fixtures
-from pbntool.fix import (
-    DEFAULT_OPTIONS,
-    FixOptions,
-    FixResult,
-    ScoreForm,
-    ScoreFormKind,
-    SideValues,
-    derive_fixes,
-    event_fixes,
-    fix_bytes,
-    lines,
-    only_tags,
-    renumber,
-)
-from pbntool.fix.forms import read_side_form, scan_score_form
-from pbntool.fix.lines import Edit, EditKind, LineEditor
-from pbntool.generate import random_boards
+from pbntool.formats.pbn import parse
+from pbntool.formats.pbn.writer import WriteOptions, dumps
 from pbntool.model import (
     Auction,
     Board,
@@ -54,9 +40,23 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
-from pbntool.pbn import parse
-from pbntool.pbn.writer import WriteOptions, dumps
 from pbntool.rules import tricks_decided
+from pbntool.tools.fix import (
+    DEFAULT_OPTIONS,
+    FixOptions,
+    FixResult,
+    ScoreForm,
+    ScoreFormKind,
+    SideValues,
+    derive_fixes,
+    event_fixes,
+    fix_bytes,
+    lines,
+    only_tags,
+    renumber,
+)
+from pbntool.tools.fix.forms import read_side_form, scan_score_form
+from pbntool.tools.fix.lines import Edit, EditKind, LineEditor
 
 from builders import CALLS_18, DEAL_18, PASS, hand
 from fixcheck import decode_lines, differences_outside_reports, line_endings

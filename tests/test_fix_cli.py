@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from pbntool.cli import app
 from pbntool.cli.fix import TAG_LIST
-from pbntool.docs_gen import command_fixtures
-from pbntool.fix import FIXERS, VALUE_TAGS
+from pbntool.dev.docs_gen import command_fixtures
+from pbntool.tools.fix import FIXERS, VALUE_TAGS
 
 MODULE = (sys.executable, "-m", "pbntool")
 REPO = Path(__file__).resolve().parent.parent
@@ -104,11 +104,11 @@ def test_in_place_never_leaves_a_half_written_file(tmp_path: Path) -> None:
         out.write(b"half a file")
         raise RuntimeError("disk on fire")
 
-    import pbntool.fix as fix_package
+    import pbntool.tools.fix as fix_package
 
     fix_package.failing_fixer = failing  # type: ignore[attr-defined]
     saved = dict(FIXERS)
-    FIXERS[next(iter(FIXERS))] = "pbntool.fix:failing_fixer"
+    FIXERS[next(iter(FIXERS))] = "pbntool.tools.fix:failing_fixer"
     try:
         result = CliRunner().invoke(app, ["fix", "-i", str(source)])
     finally:
@@ -244,6 +244,6 @@ def test_the_help_names_the_tags_fix_changes() -> None:
 
 
 def test_other_commands_do_not_import_fix_at_start_up() -> None:
-    code = "import sys, pbntool.cli; print('pbntool.fix' in sys.modules)"
+    code = "import sys, pbntool.cli; print('pbntool.tools.fix' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
     assert done.stdout.strip() == b"False"

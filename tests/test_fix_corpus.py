@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from pbntool.fix import FixResult, fix_bytes
 from pbntool.formats import Format, detect_format
+from pbntool.formats.pbn import parse
 from pbntool.model import Board
-from pbntool.pbn import parse
+from pbntool.tools.fix import FixResult, fix_bytes
 
 from fixcheck import differences_outside_reports
 

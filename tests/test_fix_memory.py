@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pbntool.generate import random_boards
-from pbntool.pbn.writer import iter_dump
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn.writer import iter_dump
 
 pytestmark = pytest.mark.slow
 

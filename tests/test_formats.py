@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pbntool import lin, pbn
-from pbntool.formats import Format, detect_format
+from pbntool.formats import Format, detect_format, lin, pbn
 
 REPO = Path(__file__).resolve().parent.parent
 CONVERT_FIXTURES = REPO / "fixtures" / "commands" / "convert"

@@ -49,13 +49,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from pbntool import pbn
 from pbntool.cli import app
+from pbntool.dev.generate import random_boards
 from pbntool.diagnostics import CATALOGUE, Diagnostic, Severity
-from pbntool.generate import random_boards
-from pbntool.jsonio import dumps_line
+from pbntool.formats import pbn
+from pbntool.formats.json import dumps_line
+from pbntool.formats.pbn.writer import WriteOptions, dumps
 from pbntool.model import Board
-from pbntool.pbn.writer import WriteOptions, dumps
 from pbntool.records import validate_record
 
 CPU_SECONDS = 5.0

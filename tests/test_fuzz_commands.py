@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from test_fuzz import examples, invoke_cleanly, mutated_file, pbn_alphabet_text
 from typer.testing import CliRunner
 
-from pbntool.dd import jobs
-from pbntool.dd.solver import DDAnalysis, DDTable, Par, ParContract
 from pbntool.diagnostics import Severity
+from pbntool.formats.pbn import iter_records
 from pbntool.model import Doubling, Seat, Strain, Vulnerability
-from pbntool.pbn import iter_records
+from pbntool.tools.dd import jobs
+from pbntool.tools.dd.solver import DDAnalysis, DDTable, Par, ParContract
 
 COMMANDS = (
     ("select", "--where", 'made or has_error() or shape.N == "4333"', "--to", "json"),

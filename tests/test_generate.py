@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pbntool import generate
-from pbntool.generate import random_board, random_boards
+from pbntool.dev import generate
+from pbntool.dev.generate import random_board, random_boards
 from pbntool.model import Contract, SectionEnd
 from pbntool.rules import auction_outcome, check_board
 from pbntool.scoring import board_dealer, board_vulnerability
@@ -47,7 +47,7 @@ def test_the_same_seed_gives_the_same_boards() -> None:
 def test_the_same_seed_gives_the_same_boards_in_another_interpreter() -> None:
     # String hashing, and so set order, changes between runs; the boards must not.
     script = (
-        "from pbntool.generate import random_boards\n"
+        "from pbntool.dev.generate import random_boards\n"
         "for board in random_boards(5, 20):\n"
         "    print([(tag.name, tag.value) for tag in board.tags], board.play)\n"
     )

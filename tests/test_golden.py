@@ -21,9 +21,9 @@ from typer.testing import CliRunner
 
 from pbntool.cli import app
 from pbntool.diagnostics import Severity
-from pbntool.jsonio import dumps_line
-from pbntool.pbn import parse
-from pbntool.pbn.writer import dumps
+from pbntool.formats.json import dumps_line
+from pbntool.formats.pbn import parse
+from pbntool.formats.pbn.writer import dumps
 
 REPO = Path(__file__).resolve().parent.parent
 VALID = REPO / "fixtures" / "pbn" / "valid"

@@ -27,8 +27,10 @@ from functools import cache
 
 import pytest
 
+from pbntool.dev.generate import random_boards
 from pbntool.diagnostics import Diagnostic, Severity
-from pbntool.generate import random_boards
+from pbntool.formats.pbn import parse
+from pbntool.formats.pbn.writer import dumps, dumps_board
 from pbntool.model import (
     Action,
     Bid,
@@ -44,8 +46,6 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
-from pbntool.pbn import parse
-from pbntool.pbn.writer import dumps, dumps_board
 
 SEED = 20240917
 POOL_SIZE = 3000

@@ -6,7 +6,7 @@
    and the JSON line validates against the JSON Schema, the XML document against the XSD.
 2. PBN -> JSON -> PBN and PBN -> XML -> PBN lose nothing: the board read back from JSON or
    XML equals the board read from PBN, and writes byte-identical canonical PBN; with the
-   generated legal boards of ``pbntool.generate`` and the model-built boards of
+   generated legal boards of ``pbntool.dev.generate`` and the model-built boards of
    ``test_roundtrip`` (comments, notes, NAGs, tables, odd tags).
 3. The same on every PBN file of the corpus (JSON in the default run, XML marked slow).
 """
@@ -28,11 +28,14 @@ from hypothesis import strategies as st
 from lxml import etree
 from test_roundtrip import boards as pbn_boards
 
-from pbntool import pbn
-from pbntool.generate import random_board
-from pbntool.interchange.jsonread import read_record
-from pbntool.jsonio import dumps_line
-from pbntool.jsonio import iter_records as json_records
+from pbntool.dev.generate import random_board
+from pbntool.formats import pbn
+from pbntool.formats.json import dumps_line
+from pbntool.formats.json import iter_records as json_records
+from pbntool.formats.json.reader import read_record
+from pbntool.formats.pbn.writer import dumps
+from pbntool.formats.xml import dumps as xml_dumps
+from pbntool.formats.xml import iter_records as xml_records
 from pbntool.model import (
     ALL_CARDS,
     Action,
@@ -62,11 +65,8 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
-from pbntool.pbn.writer import dumps
 from pbntool.records import Record
-from pbntool.schemas import XML_SCHEMA, json_schema, schema_bytes
-from pbntool.xmlio import dumps as xml_dumps
-from pbntool.xmlio import iter_records as xml_records
+from pbntool.text.schemas import XML_SCHEMA, json_schema, schema_bytes
 
 JSON_VALIDATOR = jsonschema.Draft202012Validator(json_schema())
 XSD = etree.XMLSchema(etree.fromstring(schema_bytes(XML_SCHEMA)))

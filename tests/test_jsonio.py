@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from pbntool.interchange.todict import model_to_dict
-from pbntool.jsonio import board_to_dict, dumps_line, iter_json_lines
+from pbntool.formats.interchange.todict import model_to_dict
+from pbntool.formats.json import board_to_dict, dumps_line, iter_json_lines
 from pbntool.model import (
     Annotation,
     Auction,

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbntool.dev.generate import random_board, random_boards
 from pbntool.diagnostics import CATALOGUE
 from pbntool.formats import Format, detect_format
-from pbntool.generate import random_board, random_boards
-from pbntool.interchange.jsonread import RECORD_KEYS, iter_segments
-from pbntool.jsonio import board_to_dict, dumps_line, iter_records
+from pbntool.formats.json import board_to_dict, dumps_line, iter_records
+from pbntool.formats.json.reader import RECORD_KEYS, iter_segments
 from pbntool.model import Board, Seat
 from pbntool.records import Record, validate_record
 

@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS
 
-from pbntool import lin, pbn
 from pbntool.diagnostics import Diagnostic
-from pbntool.lin import LinWriter
+from pbntool.formats import lin, pbn
+from pbntool.formats.lin import LinWriter
 from pbntool.model import Board
 from pbntool.records import validate_record
 

@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 from test_fuzz import examples, malformed, time_bound
 from test_memory import peak_rss
 
-from pbntool import lin, pbn
-from pbntool.generate import random_boards
+from pbntool.dev.generate import random_boards
+from pbntool.formats import lin, pbn
 from pbntool.model import Board
 from pbntool.records import validate_record
 

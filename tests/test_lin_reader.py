@@ -3,9 +3,15 @@ model, how boards are split, where findings point, and that nothing is lost or c
 
 from __future__ import annotations
 
-from pbntool import lin
-from pbntool.lin.lexer import decode_link_value
-from pbntool.lin.values import read_calls, read_cards, read_deal, read_room, read_table_result
+from pbntool.formats import lin
+from pbntool.formats.lin.lexer import decode_link_value
+from pbntool.formats.lin.values import (
+    read_calls,
+    read_cards,
+    read_deal,
+    read_room,
+    read_table_result,
+)
 from pbntool.model import (
     Action,
     Bid,

@@ -24,14 +24,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_parallel import DeferredEngine, ReprTask, planned_output
 
-from pbntool import lin, source
-from pbntool.engine import InlineEngine, run_ordered
-from pbntool.generate import random_boards
-from pbntool.inputs import Input
-from pbntool.lin import lexer
-from pbntool.lin.reader import iter_lin_records
-from pbntool.source import DecodedText
-from pbntool.units import Planned, plan_input
+from pbntool.dev.generate import random_boards
+from pbntool.formats import lin
+from pbntool.formats.lin import lexer
+from pbntool.formats.lin.reader import iter_lin_records
+from pbntool.run.engine import InlineEngine, run_ordered
+from pbntool.run.units import Planned, plan_input
+from pbntool.text import source
+from pbntool.text.inputs import Input
+from pbntool.text.source import DecodedText
 
 MODULE = [sys.executable, "-m", "pbntool"]
 

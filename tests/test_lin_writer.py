@@ -11,12 +11,12 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbntool import lin, pbn
-from pbntool.generate import random_board, random_boards
-from pbntool.lin import LinWriter, WriteOptions
+from pbntool.dev.generate import random_board, random_boards
+from pbntool.formats import lin, pbn
+from pbntool.formats.lin import LinWriter, WriteOptions
 from pbntool.model import Annotation, Board, Comment, CommentKind, Note, Tag
 from pbntool.records import validate_record
-from pbntool.scoring_report import score_board
+from pbntool.tools.score.listing import score_board
 
 from lin_views import lin_view, pbn_to_lin_view
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from pbntool import pbn
-from pbntool.generate import random_boards
-from pbntool.pbn.writer import dumps, iter_dump
+from pbntool.dev.generate import random_boards
+from pbntool.formats import pbn
+from pbntool.formats.pbn.writer import dumps, iter_dump
 from pbntool.records import validate_record
 
 pytestmark = pytest.mark.slow

@@ -9,11 +9,11 @@ import io
 import pytest
 from test_dd import FULL_FILES, SAMPLE_FILES, DdsCase, dds_cases
 
-from pbntool import pbn
-from pbntool.event.check import check_event
-from pbntool.event.games import stated_double_dummy
+from pbntool.formats import pbn
 from pbntool.model import Seat, Strain, Vulnerability
 from pbntool.scoring.par import par_score
+from pbntool.tools.score.check import check_event
+from pbntool.tools.score.games import stated_double_dummy
 
 _DDS_STRAINS = (Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS, Strain.NOTRUMP)
 

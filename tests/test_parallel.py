@@ -25,14 +25,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbntool import pbn
-from pbntool.engine import InlineEngine, UnitResult, run_ordered, run_work
-from pbntool.generate import random_boards
-from pbntool.inputs import Input
-from pbntool.pbn.writer import dumps
+from pbntool.dev.generate import random_boards
+from pbntool.formats import pbn
+from pbntool.formats.pbn.writer import dumps
 from pbntool.records import Record, validate_record
-from pbntool.tasks import Entry, finding
-from pbntool.units import Planned, Work, plan_input
+from pbntool.run.engine import InlineEngine, UnitResult, run_ordered, run_work
+from pbntool.run.tasks import Entry, finding
+from pbntool.run.units import Planned, Work, plan_input
+from pbntool.text.inputs import Input
 
 REPO = Path(__file__).resolve().parent.parent
 MODULE = [sys.executable, "-m", "pbntool"]

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbntool.pbn import iter_records
-from pbntool.pbn.decode import SourceMap
-from pbntool.pbn.edit import Edit, GameSpans, apply_edits
+from pbntool.formats.pbn import iter_records
+from pbntool.formats.pbn.decode import SourceMap
+from pbntool.formats.pbn.edit import Edit, GameSpans, apply_edits
 
 GAME = '[Event "Café"]\n[Board "1"] [Dealer "N"]\n[Note "x"]\n'
 

@@ -7,9 +7,9 @@ import io
 import pytest
 from lark import Lark
 
-from pbntool import pbn
 from pbntool.diagnostics import Diagnostic
-from pbntool.grammars import grammar_text, load_parser
+from pbntool.formats import pbn
+from pbntool.formats.pbn.reader import split_games
 from pbntool.model import (
     Action,
     Bid,
@@ -23,7 +23,7 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
-from pbntool.pbn.reader import split_games
+from pbntool.text.grammars import grammar_text, load_parser
 
 
 def codes(diagnostics: tuple[Diagnostic, ...]) -> list[str]:
@@ -471,7 +471,7 @@ def test_the_scanner_lexer_gives_the_tokens_of_larks_own_lexer(text: str) -> Non
 def test_an_internal_failure_costs_one_game_and_is_reported(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import pbntool.pbn as reader
+    import pbntool.formats.pbn as reader
 
     real = reader.decode_game
 

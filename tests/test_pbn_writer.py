@@ -9,6 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from pbntool.formats.pbn.writer import (
+    MANDATORY_TAGS,
+    WriteOptions,
+    dump,
+    dumps,
+    dumps_board,
+    format_deal,
+    is_header_escape,
+    iter_dump,
+)
 from pbntool.model import (
     Annotation,
     Auction,
@@ -34,16 +44,6 @@ from pbntool.model import (
     Tag,
     Token,
     Vulnerability,
-)
-from pbntool.pbn.writer import (
-    MANDATORY_TAGS,
-    WriteOptions,
-    dump,
-    dumps,
-    dumps_board,
-    format_deal,
-    is_header_escape,
-    iter_dump,
 )
 
 from builders import CALLS_18, DEAL_18, PASS, PLAY_18, bid, hand, trick
@@ -236,7 +236,7 @@ def test_section_18_1_board_is_written_exactly_as_the_standard_shows_it() -> Non
 
 
 def test_section_18_2_import_normalised_by_the_reader_gives_the_export_form() -> None:
-    pbn = pytest.importorskip("pbntool.pbn")
+    pbn = pytest.importorskip("pbntool.formats.pbn")
     boards = pbn.parse(SECTION_18_2_IMPORT).boards
     assert dumps(boards, LF) == HEADER + SECTION_18_2_EXPORT
 
@@ -769,7 +769,7 @@ a b c
 
 
 def read_boards(text: str) -> list[Board]:
-    pbn = pytest.importorskip("pbntool.pbn")
+    pbn = pytest.importorskip("pbntool.formats.pbn")
     if not hasattr(pbn, "parse"):
         pytest.skip("the PBN reader is not available yet")
     return list(pbn.parse(text).boards)
@@ -803,7 +803,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 def test_the_corpus_written_twice_is_byte_identical() -> None:
     if not CORPUS.is_dir():
         pytest.skip("corpus not present")
-    pbn = pytest.importorskip("pbntool.pbn")
+    pbn = pytest.importorskip("pbntool.formats.pbn")
     failures = []
     for path in sorted(CORPUS.rglob("*")):
         if path.suffix.lower() != ".pbn":

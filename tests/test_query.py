@@ -14,15 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbntool.generate import random_boards
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn import iter_records
+from pbntool.formats.pbn.writer import dumps
 from pbntool.model import Board, Seat, Suit
-from pbntool.outcome import board_outcome
-from pbntool.pbn import iter_records
-from pbntool.pbn.writer import dumps
-from pbntool.query import FAMILIES, FIELDS, QueryError, compile_query, parse_board_ranges
-from pbntool.query import fields as fields_module
-from pbntool.query.compiler import FUNCTIONS
 from pbntool.records import Record
+from pbntool.rules.outcome import board_outcome
+from pbntool.tools.select import FAMILIES, FIELDS, QueryError, compile_query, parse_board_ranges
+from pbntool.tools.select import fields as fields_module
+from pbntool.tools.select.compiler import FUNCTIONS
 
 # The PBN 2.1 summary's §18.1 game: 4SX by South, made 11, both vulnerable, three tricks
 # played and a claim.  Hands: N QT6.QT7.KQ753.T5 (9 HCP, 3-3-5-2), E 2.A932.J864.QJ96

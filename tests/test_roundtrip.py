@@ -20,8 +20,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
+from pbntool.dev.generate import random_board
 from pbntool.diagnostics import Diagnostic, Severity
-from pbntool.generate import random_board
+from pbntool.formats.pbn import parse
+from pbntool.formats.pbn.writer import dumps, is_header_escape
 from pbntool.model import (
     ALL_CARDS,
     Action,
@@ -51,8 +53,6 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
-from pbntool.pbn import parse
-from pbntool.pbn.writer import dumps, is_header_escape
 
 BIDS = [Bid.of(level, strain) for level in range(1, 8) for strain in Strain]
 GENERATED = settings(max_examples=300, deadline=None)

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbntool import rules
+from pbntool.dev.generate import random_board
 from pbntool.diagnostics import Diagnostic
-from pbntool.generate import random_board
 from pbntool.model import (
     Action,
     Annotation,

@@ -21,12 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from pbntool import pbn
 from pbntool.cli import app
 from pbntool.diagnostics import CATALOGUE
-from pbntool.event import EventOptions, score_event
-from pbntool.event.check import check_event
+from pbntool.formats import pbn
 from pbntool.scoring import Method, ScoringSpec
+from pbntool.tools.score import EventOptions, score_event
+from pbntool.tools.score.check import check_event
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures" / "commands" / "score"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbntool import pbn
 from pbntool.cli import app
+from pbntool.formats import pbn
 
 D1 = "N:72.986.A87.A9432 J963.75.T432.QJ7 4.KQJT3.KJ95.K86 AKQT85.A42.Q6.T5"
 

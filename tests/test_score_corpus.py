@@ -19,16 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from pbntool.event.check import NOTE_CODES, CheckOptions, check_event
-from pbntool.event.compute import EventOptions, read_games, score_games
-from pbntool.event.field import score_field
-from pbntool.event.games import GameEntry
-from pbntool.event.values import decimals, parse_number, parse_side_number
 from pbntool.formats import read_input
-from pbntool.inputs import iter_inputs
 from pbntool.model import Seat
 from pbntool.records import Record
 from pbntool.scoring import FieldEntry, Method, ScoringSpec
+from pbntool.text.inputs import iter_inputs
+from pbntool.tools.score.check import NOTE_CODES, CheckOptions, check_event
+from pbntool.tools.score.compute import EventOptions, read_games, score_games
+from pbntool.tools.score.field import score_field
+from pbntool.tools.score.games import GameEntry
+from pbntool.tools.score.values import decimals, parse_number, parse_side_number
 
 pytestmark = pytest.mark.corpus
 

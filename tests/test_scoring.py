@@ -210,9 +210,9 @@ def test_a_stated_north_declarer_is_kept_beside_the_auction() -> None:
     """North is seat 0: a falsy value must not give way to the auction's declarer."""
     import dataclasses
 
-    from pbntool.generate import random_boards
+    from pbntool.dev.generate import random_boards
     from pbntool.model import Seat
-    from pbntool.scoring_report import score_board
+    from pbntool.tools.score.listing import score_board
 
     for board in random_boards(12, 40):
         if board.declarer is None or board.contract is None or board.contract.is_passed_out:

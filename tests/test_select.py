@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from pbntool.cli import app
+from pbntool.dev.generate import random_boards
 from pbntool.formats import read_input
-from pbntool.generate import random_boards
-from pbntool.inputs import iter_inputs
-from pbntool.pbn import parse
-from pbntool.pbn.writer import dumps
-from pbntool.query import compile_query
+from pbntool.formats.pbn import parse
+from pbntool.formats.pbn.writer import dumps
+from pbntool.text.inputs import iter_inputs
+from pbntool.tools.select import compile_query
 
 MODULE = (sys.executable, "-m", "pbntool")
 

@@ -6,7 +6,6 @@ import dataclasses
 
 import pytest
 
-from pbntool import show
 from pbntool.model import (
     Annotation,
     Auction,
@@ -24,7 +23,8 @@ from pbntool.model import (
     Tag,
     Vulnerability,
 )
-from pbntool.show import render_board
+from pbntool.tools import show
+from pbntool.tools.show import render_board
 
 from builders import CALLS_18, DEAL_18, DOUBLE, PASS, PLAY_18, bid, hand, trick
 
@@ -194,7 +194,7 @@ def test_call_and_card_annotations_are_shown_with_their_suffixes() -> None:
 
 
 def test_lin_alerts_and_suit_escapes_are_shown() -> None:
-    from pbntool import lin
+    from pbntool.formats import lin
 
     text = (
         "pn|Ann,Bob,Cid,Dee|st||md|3SAKQHAKQDAKQCAKQJ,S2345H2345D2345C2,S6789H6789D6789C3,|"

@@ -1,4 +1,4 @@
-"""Bytes to text (``pbntool.source.DecodedText``): chunks end at line ends whatever the chunk
+"""Bytes to text (``pbntool.text.source.DecodedText``): chunks end at line ends whatever the chunk
 size, and the text (its lines, and where each one ends) is the same as decoding the input at
 once.  Lines far longer than a chunk are joined once at their end: a 256 MB line validated in
 6 s, linear in its length (it was quadratic)."""
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbntool import source
-from pbntool.source import DecodedText
+from pbntool.text import source
+from pbntool.text.source import DecodedText
 
 
 def decoded(data: bytes) -> tuple[list[str], list[tuple[str, int]]]:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from pbntool.formats import read_input
-from pbntool.inputs import iter_inputs
-from pbntool.pbn import iter_records
+from pbntool.formats.pbn import iter_records
 from pbntool.records import Record, validate_record
-from pbntool.stats import Statistics, summarise_record
+from pbntool.text.inputs import iter_inputs
+from pbntool.tools.stats import Statistics, summarise_record
 
 MODULE = (sys.executable, "-m", "pbntool")
 

@@ -3,7 +3,7 @@
 Builds the wheel (``python -m build --wheel``, or ``pip wheel --no-deps`` when ``build`` is
 missing), checks what it contains, installs it in a fresh virtual environment (its
 dependencies come from the package index), and there, away from the source checkout:
-parses PBN text with ``pbntool.pbn.parse`` while checking that the grammar was loaded from
+parses PBN text with ``pbntool.formats.pbn.parse`` while checking that the grammar was loaded from
 inside the installed package through ``importlib.resources``; runs the installed
 ``pbntool validate`` console script on a fixture; and asks ``python -m pbntool --version``.
 
@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from conftest import PBN_VALID, REPO
 
-from pbntool.generate import random_boards
-from pbntool.pbn.writer import dumps
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn.writer import dumps
 
 pytestmark = pytest.mark.slow
 
@@ -120,8 +120,8 @@ def test_wheel_contents(wheel: Path) -> None:
             assert packaged in names
             assert archive.read(packaged) == schema.read_bytes()
     assert "pbntool/py.typed" in names
-    assert "pbntool/pbn/__init__.py" in names
-    assert "pbntool/interchange/xmlread.py" in names
+    assert "pbntool/formats/pbn/__init__.py" in names
+    assert "pbntool/formats/xml/reader.py" in names
     assert not any(
         name.startswith(("tests/", "fixtures/", "grammars/", "schemas/")) for name in names
     )
@@ -131,7 +131,8 @@ def test_wheel_contents(wheel: Path) -> None:
 PROBE = """
 import importlib.metadata, importlib.resources, json, pathlib, sys
 import pbntool
-from pbntool import grammars, pbn
+from pbntool.text import grammars
+from pbntool.formats import pbn
 
 path = pathlib.Path(sys.argv[1])
 grammar = importlib.resources.files("pbntool").joinpath("grammars/pbn.lark")
@@ -169,7 +170,7 @@ def test_installed_package_parses_with_its_own_grammar(
     assert probe["grammar_text"] == (REPO / "grammars" / "pbn.lark").read_text(encoding="utf-8")
     assert probe["loaded_text"] == probe["grammar_text"]
 
-    from pbntool import pbn  # the same file read by this checkout, for comparison
+    from pbntool.formats import pbn  # the same file read by this checkout, for comparison
 
     expected = pbn.parse(fixture_file.read_bytes(), fixture_file.name, validate=True)
     assert probe["boards"] == len(expected.boards) > 0
@@ -182,9 +183,10 @@ import io, json, pathlib, sys
 from importlib import resources
 from lxml import etree
 import pbntool
-from pbntool import pbn, schemas
-from pbntool.jsonio import dumps_line, iter_records as json_records
-from pbntool.xmlio import dumps, iter_records as xml_records
+from pbntool.formats import pbn
+from pbntool.text import schemas
+from pbntool.formats.json import dumps_line, iter_records as json_records
+from pbntool.formats.xml import dumps, iter_records as xml_records
 
 path = pathlib.Path(sys.argv[1])
 package = pathlib.Path(pbntool.__file__).resolve().parent

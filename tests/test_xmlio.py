@@ -19,15 +19,15 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from pbntool.dev.generate import random_board, random_boards
 from pbntool.diagnostics import CATALOGUE
 from pbntool.formats import Format
-from pbntool.generate import random_board, random_boards
-from pbntool.interchange import xmlread
+from pbntool.formats.interchange import xmlread
+from pbntool.formats.writing import open_writer
+from pbntool.formats.xml import NAMESPACE, XmlWriter, dumps, iter_records
 from pbntool.model import Board, Comment, CommentKind, Tag
 from pbntool.records import Record, validate_record
-from pbntool.schemas import XML_SCHEMA, schema_bytes
-from pbntool.writers import open_writer
-from pbntool.xmlio import NAMESPACE, XmlWriter, dumps, iter_records
+from pbntool.text.schemas import XML_SCHEMA, schema_bytes
 
 XSD = etree.XMLSchema(etree.fromstring(schema_bytes(XML_SCHEMA)))
 BOARDS = list(random_boards(17, 3))

@@ -25,14 +25,14 @@ from typing import Annotated, Any, TextIO, TypeVar, cast
 
 import typer
 
-from pbntool.archives import Limits
-from pbntool.batch import Batch, BatchOptions, Tally, UsageError
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format, read_input
-from pbntool.inputs import Selection, iter_inputs
 from pbntool.records import Record
-from pbntool.tasks import OutputFormat, is_unreadable
-from pbntool.tasks import select_codes as _select_codes
+from pbntool.run.batch import Batch, BatchOptions, Tally, UsageError
+from pbntool.run.tasks import OutputFormat, is_unreadable
+from pbntool.run.tasks import select_codes as _select_codes
+from pbntool.text.archives import Limits
+from pbntool.text.inputs import Selection, iter_inputs
 
 __all__ = [
     "BATCH_OPTIONS",
@@ -167,7 +167,7 @@ def iter_batch_records(inputs: BatchOptions, report: Report) -> Iterator[Record]
     """The records of a batch's inputs read in this process, in order (for commands that need
     every record in one place: event scoring, LIN output); archives, ``--include``,
     ``--exclude`` and ``--files-from`` apply as in parallel runs."""
-    from pbntool.batch import listed_paths
+    from pbntool.run.batch import listed_paths
 
     paths = [*inputs.paths, *([] if inputs.files_from is None else listed_paths(inputs.files_from))]
     for source in iter_inputs(paths, inputs.selection):
@@ -361,7 +361,7 @@ def batch_command(command: CommandT) -> CommandT:
 
     @functools.wraps(command)
     def wrapper(**values: Any) -> None:
-        from pbntool.dask_engine import DaskMissing
+        from pbntool.run.dask import DaskMissing
 
         shared = {name: values.pop(name) for name in list(values) if name in names}
         try:

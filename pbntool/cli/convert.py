@@ -10,14 +10,19 @@ from typing import Annotated, TextIO
 
 import typer
 
-from pbntool.batch import Batch, BatchOptions, UsageError
 from pbntool.cli.common import Report, app, batch_command, iter_batch_records, pipe_safe
 from pbntool.diagnostics import Severity
 from pbntool.formats import Format
-from pbntool.outputs import Destination, DirectoryDestination, FileDestination, StreamDestination
+from pbntool.formats.writing import open_writer, writes_fragments
 from pbntool.records import validate_record
-from pbntool.tasks import ConvertTask, OutputFormat, format_diagnostic
-from pbntool.writers import open_writer, writes_fragments
+from pbntool.run.batch import Batch, BatchOptions, UsageError
+from pbntool.run.outputs import (
+    Destination,
+    DirectoryDestination,
+    FileDestination,
+    StreamDestination,
+)
+from pbntool.run.tasks import ConvertTask, OutputFormat, format_diagnostic
 
 __all__ = ["convert"]
 

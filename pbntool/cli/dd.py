@@ -24,8 +24,13 @@ from pbntool.cli.common import (
     plural,
     print_diagnostic,
 )
-from pbntool.cli.guard import guarded
-from pbntool.dd import (
+from pbntool.diagnostics import DDA008, SRC003, Diagnostic, Severity
+from pbntool.formats import SNIFF_BYTES, Format, detect_format
+from pbntool.model import Contract, Seat
+from pbntool.records import Record
+from pbntool.run.guard import guarded
+from pbntool.text.inputs import Input, iter_inputs
+from pbntool.tools.dd import (
     PbnFiller,
     SolverUnavailable,
     analysis_of,
@@ -36,14 +41,9 @@ from pbntool.dd import (
     solve_in_order,
     table_jobs,
 )
-from pbntool.dd.check import stated_tags
-from pbntool.dd.report import analysis_dict, analysis_text, contract_dict, contract_text
-from pbntool.diagnostics import DDA008, SRC003, Diagnostic, Severity
-from pbntool.formats import SNIFF_BYTES, Format, detect_format
-from pbntool.inputs import Input, iter_inputs
-from pbntool.model import Contract, Seat
-from pbntool.query.kinds import Kind, parse_literal
-from pbntool.records import Record
+from pbntool.tools.dd.check import stated_tags
+from pbntool.tools.dd.report import analysis_dict, analysis_text, contract_dict, contract_text
+from pbntool.tools.select.kinds import Kind, parse_literal
 
 __all__ = ["dd"]
 

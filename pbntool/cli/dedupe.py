@@ -9,7 +9,6 @@ from typing import Annotated, TextIO
 
 import typer
 
-from pbntool.batch import BatchOptions
 from pbntool.cli.common import (
     OutputFormat,
     Report,
@@ -20,11 +19,12 @@ from pbntool.cli.common import (
     plural,
     print_diagnostic,
 )
-from pbntool.cli.guard import guarded
-from pbntool.dedupe import DuplicateIndex, GroupKind, occurrence_of
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
-from pbntool.writers import open_writer
+from pbntool.formats.writing import open_writer
+from pbntool.run.batch import BatchOptions
+from pbntool.run.guard import guarded
+from pbntool.tools.dedupe import DuplicateIndex, GroupKind, occurrence_of
 
 __all__ = ["dedupe"]
 

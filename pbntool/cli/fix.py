@@ -32,15 +32,15 @@ from pbntool.cli.common import (
 )
 from pbntool.diagnostics import Diagnostic
 from pbntool.formats import read_input
-from pbntool.inputs import Input, iter_inputs
+from pbntool.text.inputs import Input, iter_inputs
 
 if TYPE_CHECKING:
-    from pbntool.fix import FixOptions, FixResult, Report
+    from pbntool.tools.fix import FixOptions, FixResult, Report
 
 __all__ = ["fix"]
 
-# pbntool.fix is imported when the command runs, so that the other commands do not pay for
-# it at start-up; tests/test_fix_cli.py checks this list against pbntool.fix.VALUE_TAGS.
+# pbntool.tools.fix is imported when the command runs, so that the other commands do not pay for
+# it at start-up; tests/test_fix_cli.py checks this list against pbntool.tools.fix.VALUE_TAGS.
 TAG_LIST = "Dealer, Vulnerable, Deal, Contract, Declarer, Result, Score, Note"
 
 OnlyOption = Annotated[
@@ -138,7 +138,7 @@ def fix(
 
     --dry-run, or --diff alone: write nothing; exit 1 if a change is due.
     """
-    from pbntool.fix import FixOptions
+    from pbntool.tools.fix import FixOptions
 
     paths = paths or []
     if not paths:
@@ -148,7 +148,7 @@ def fix(
     if event:
         if "-" in paths:
             raise typer.BadParameter("--event reads its inputs twice: not stdin", param_hint="-")
-        from pbntool.fix.from_event import event_score_source
+        from pbntool.tools.fix.from_event import event_score_source
 
         records = (record for source in sources for record in read_input(source))
         options = FixOptions(only=options.only, event_scores=event_score_source(records))
@@ -175,7 +175,7 @@ def fix(
 
 
 def _chosen_tags(only: list[str] | None, skip: list[str] | None) -> frozenset[str]:
-    from pbntool.fix import FIXABLE_TAGS, only_tags
+    from pbntool.tools.fix import FIXABLE_TAGS, only_tags
 
     try:
         chosen = only_tags(_names(only)) if only else frozenset(FIXABLE_TAGS)
@@ -220,8 +220,8 @@ def _plan(
 
 
 def _fix_one(source: Input, options: FixOptions, plan: _Plan, report: Report) -> FixResult:
-    from pbntool.fix import FixResult, fix_input
-    from pbntool.fix.files import fix_in_place, fix_to_path, unified_diff
+    from pbntool.tools.fix import FixResult, fix_input
+    from pbntool.tools.fix.files import fix_in_place, fix_to_path, unified_diff
 
     if source.problem is not None:
         result = FixResult(source.name, fixed=False, report=report)

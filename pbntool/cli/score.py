@@ -14,7 +14,6 @@ from typing import Annotated, TextIO
 
 import typer
 
-from pbntool.batch import Batch, BatchOptions
 from pbntool.cli.common import (
     OutputFormat,
     Report,
@@ -26,24 +25,25 @@ from pbntool.cli.common import (
     write_chunks,
 )
 from pbntool.diagnostics import Diagnostic, Severity
-from pbntool.event.annotate import Keyed, annotate_boards, annotate_rubber_boards
-from pbntool.event.check import CheckOptions, check_event
-from pbntool.event.games import GameEntry, game_entry
-from pbntool.event.grouping import GroupBy
-from pbntool.event.render import (
+from pbntool.formats.writing import PbnWriter
+from pbntool.records import Record
+from pbntool.run.batch import Batch, BatchOptions
+from pbntool.run.tasks import ScoreTask
+from pbntool.scoring.comparison import CrossAverage
+from pbntool.scoring.matchpoints import MatchpointScale
+from pbntool.scoring.methods import Method, ScoringSpec
+from pbntool.tools.score.annotate import Keyed, annotate_boards, annotate_rubber_boards
+from pbntool.tools.score.check import CheckOptions, check_event
+from pbntool.tools.score.games import GameEntry, game_entry
+from pbntool.tools.score.grouping import GroupBy
+from pbntool.tools.score.listing import ScoreLine, score_record
+from pbntool.tools.score.render import (
     render_json,
     render_rubbers_json,
     render_rubbers_text,
     render_text,
 )
-from pbntool.event.run import ScoreRun, names_a_method, run_scores
-from pbntool.records import Record
-from pbntool.scoring.comparison import CrossAverage
-from pbntool.scoring.matchpoints import MatchpointScale
-from pbntool.scoring.methods import Method, ScoringSpec
-from pbntool.scoring_report import ScoreLine, score_record
-from pbntool.tasks import ScoreTask
-from pbntool.writers import PbnWriter
+from pbntool.tools.score.run import ScoreRun, names_a_method, run_scores
 
 __all__ = ["score"]
 

@@ -10,7 +10,6 @@ from typing import Annotated, TextIO
 
 import typer
 
-from pbntool.batch import Batch, BatchOptions
 from pbntool.cli.common import (
     EXIT_UNREADABLE,
     OutputFormat,
@@ -21,14 +20,15 @@ from pbntool.cli.common import (
     pipe_safe,
     print_diagnostic,
 )
-from pbntool.cli.guard import guarded
 from pbntool.diagnostics import INT001, Diagnostic, Severity
 from pbntool.formats import Format
-from pbntool.outputs import StreamDestination
-from pbntool.query import QueryError, compile_query, parse_board_ranges
-from pbntool.query.selection import Selection
-from pbntool.tasks import Chunk, SelectTask
-from pbntool.writers import BoardWriter, open_writer, writes_fragments
+from pbntool.formats.writing import BoardWriter, open_writer, writes_fragments
+from pbntool.run.batch import Batch, BatchOptions
+from pbntool.run.guard import guarded
+from pbntool.run.outputs import StreamDestination
+from pbntool.run.tasks import Chunk, SelectTask
+from pbntool.tools.select import QueryError, compile_query, parse_board_ranges
+from pbntool.tools.select.selection import Selection
 
 __all__ = ["select"]
 

@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from pbntool.batch import Batch, BatchOptions
 from pbntool.cli.common import OutputFormat, app, batch_command, pipe_safe
-from pbntool.stats import RecordSummary, Statistics
-from pbntool.tasks import StatsTask
+from pbntool.run.batch import Batch, BatchOptions
+from pbntool.run.tasks import StatsTask
+from pbntool.tools.stats import RecordSummary, Statistics
 
 __all__ = ["stats"]
 

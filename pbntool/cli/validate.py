@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from pbntool.batch import Batch, BatchOptions
 from pbntool.cli.common import (
     OutputFormat,
     app,
@@ -15,7 +14,8 @@ from pbntool.cli.common import (
     pipe_safe,
     write_chunks,
 )
-from pbntool.tasks import ValidateTask
+from pbntool.run.batch import Batch, BatchOptions
+from pbntool.run.tasks import ValidateTask
 
 __all__ = ["validate"]
 

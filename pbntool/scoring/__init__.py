@@ -10,7 +10,7 @@ the results of a board across tables or chain deals into a rubber or a Chicago.
 - ``par``: what can be said of a par score without a double-dummy solver.
 
 Grouping the results of an event and writing scores back into files belong to
-``pbntool.event``.
+``pbntool.tools.score``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,360 @@
+"""LIN text to pairs: the first layer of the LIN reader.
+
+The text is read in chunks (``pbntool.text.source.DecodedText``: bounded memory, any encoding)
+and each chunk is lexed with ``grammars/lin.lark``; a pair cut off at the end of a chunk is
+carried into the next one.  The output is a stream of ``Pair``s (tag lower-cased, raw value,
+offsets) and ``Stray`` pieces (text that is not a pair), each with the ``Piece`` of text it
+came from, which turns an offset into a line and column.
+
+A file of handviewer links (``…handviewer.html?lin=…``) is read link by link: the ``lin``
+parameter is percent-decoded once, with form semantics, and every decoded character keeps
+the position of the characters it came from, so diagnostics point into the link.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from lark import Token
+
+from pbntool.text.grammars import build_parser, load_parser
+
+__all__ = [
+    "DocumentEnd",
+    "Item",
+    "Link",
+    "LinkStart",
+    "Pair",
+    "Piece",
+    "Stray",
+    "decode_link_value",
+    "find_links",
+    "iter_items",
+    "iter_link_items",
+    "pair_pattern",
+    "parameters_to_lin",
+]
+
+
+@dataclass(eq=False)
+class Piece:
+    """A run of source text: where it starts in the file, and how to place an offset in it.
+
+    ``offsets`` is set for decoded link text: the file offset of each decoded character.
+    """
+
+    text: str
+    start: int
+    """Offset of ``text[0]`` in the (decoded) file."""
+    first_line: int
+    offsets: list[int] | None = None
+    _line_starts: list[int] | None = field(default=None, repr=False)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of an absolute offset inside this piece."""
+        local = offset - self.start
+        if self.offsets is not None:
+            index = min(max(local, 0), len(self.offsets) - 1)
+            return self.first_line, self.offsets[index] + 1
+        if self._line_starts is None:
+            starts = [0]
+            text = self.text
+            found = text.find("\n")
+            while found >= 0:
+                starts.append(found + 1)
+                found = text.find("\n", found + 1)
+            self._line_starts = starts
+        line = bisect.bisect_right(self._line_starts, local) - 1
+        return self.first_line + line, local - self._line_starts[line] + 1
+
+
+class Pair(NamedTuple):
+    """One ``tag|value|``; ``closed`` is False for a last pair that lost its pipe."""
+
+    tag: str
+    value: str
+    offset: int
+    value_offset: int
+    piece: Piece
+    closed: bool = True
+
+
+class Stray(NamedTuple):
+    """Text that is not a pair: ``kind`` is ``pipe`` (stray pipes) or ``junk``."""
+
+    text: str
+    offset: int
+    piece: Piece
+    kind: str
+
+
+class DocumentEnd(NamedTuple):
+    """The end of one handviewer link: the board in progress ends with it."""
+
+    offset: int
+    piece: Piece
+
+
+Item = Pair | Stray | DocumentEnd
+
+
+@functools.cache
+def pair_pattern() -> re.Pattern[str]:
+    """One pair, with groups ``tag`` and ``value``: the grammar's own TAG, VALUE and blank
+    terminals in the shape of its PAIR."""
+    parser = build_parser("lin", "pair_item")
+
+    def pattern(name: str) -> str:
+        return parser.get_terminal(name).pattern.to_regexp()
+
+    blank = f"(?:{pattern('_BLANK')})?"
+    return re.compile(
+        rf"{blank}(?P<tag>{pattern('TAG')}){blank}\|(?P<value>{pattern('VALUE')})\|{blank}"
+    )
+
+
+def iter_items(
+    chunks: Iterable[str], start: int = 0, line: int = 1, ending: list[str] | None = None
+) -> Iterator[Item]:
+    """Pairs and stray text of LIN text given in chunks that end at line ends.
+
+    ``start`` and ``line``: where the first chunk is in the file (a slice of a file starts at
+    a line start).  ``ending``, when given, receives the kind of the last token of the final
+    chunk (``""`` when it has none): a slice that ends in ``OPEN_PAIR`` or ``JUNK`` may be
+    lexed otherwise when the text goes on.
+    """
+    pending = ""
+    chunk_list = iter(chunks)
+    chunk = next(chunk_list, None)
+    while chunk is not None:
+        following = next(chunk_list, None)
+        text = pending + chunk
+        final = following is None
+        piece = Piece(text, start, line)
+        tokens = _tokens(text)
+        cut = len(text)
+        if not final and tokens and tokens[-1].type in ("OPEN_PAIR", "JUNK"):
+            last = tokens.pop()
+            cut = last.start_pos or 0
+        if cut < len(text) and not tokens and len(text) > _MAX_CARRY:
+            # A run of text with no pair and no pipe in sight: give up waiting for one.
+            tokens, cut = _tokens(text), len(text)
+        if final and ending is not None:
+            ending.append(tokens[-1].type if tokens else "")
+        yield from _items(tokens, piece)
+        pending = text[cut:]
+        line += text.count("\n", 0, cut)
+        start += cut
+        chunk = following
+    if pending:
+        yield from _items(_tokens(pending), Piece(pending, start, line))
+
+
+_MAX_CARRY = 1 << 22
+"""How much text without a complete pair is carried from chunk to chunk (4 MB)."""
+
+
+_LOWER_TAGS = {tag: tag for tag in ("pn", "st", "md", "rh", "ah", "sv", "mb", "an", "pc", "mc")}
+"""The tags every board has, already in lower case (most files write nothing else)."""
+
+
+def _tokens(text: str) -> list[Token]:
+    tokens = load_parser("lin").parse(text).children
+    return [token for token in tokens if isinstance(token, Token)]
+
+
+def _items(tokens: list[Token], piece: Piece) -> Iterator[Item]:
+    base = piece.start
+    text = piece.text
+    lower = _LOWER_TAGS
+    for token in tokens:
+        kind = token.type
+        offset = token.start_pos or 0
+        if kind == "PAIRS":
+            for match in pair_pattern().finditer(text, offset, offset + len(token)):
+                tag, value = match.group(1, 2)
+                if tag == "pg" and not value:
+                    continue  # a page break for the viewer: nothing to read or keep
+                yield Pair(
+                    lower.get(tag) or tag.lower(),
+                    value,
+                    base + match.start(1),
+                    base + match.start(2),
+                    piece,
+                )
+        elif kind == "OPEN_PAIR":
+            bar = text.index("|", offset)
+            tag = text[offset:bar].strip()
+            yield Pair(tag.lower(), text[bar + 1 : offset + len(token)], base + offset,
+                       base + bar + 1, piece, closed=False)  # fmt: skip
+        elif kind == "STRAY_PIPE":
+            yield Stray(str(token), base + offset, piece, "pipe")
+        else:
+            yield Stray(str(token), base + offset, piece, "junk")
+
+
+# --- handviewer links ------------------------------------------------------------------------
+
+_LINK_PARAMETER = re.compile(r"[?&](lin|linurl)=([^&#\s\"'<>]*)", re.I)
+_PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+class Link(NamedTuple):
+    """One handviewer link found on a line of the input."""
+
+    line: int
+    column: int
+    """0-based column of the parameter's value on its line."""
+    kind: str
+    """``lin``, ``linurl`` or ``params`` (the board given as parameters)."""
+    raw: str
+
+
+_PARAMETER_LINK = re.compile(r"handviewer\.html\?([^#\s\"'<>]*)", re.I)
+_HAND_PARAMETERS = frozenset({"n", "s", "e", "w"})
+
+
+def find_links(text: str, first_line: int = 1) -> Iterator[Link]:
+    """Every handviewer link in ``text``, in order: its ``lin=``/``linurl=`` parameter, or
+    (kind ``params``) the query of a link that gives the board as parameters (``n=``,
+    ``s=``, ``e=``, ``w=`` hands, ``d=`` dealer, ``v=``, ``b=``, ``a=`` auction, ``p=`` play,
+    ``nn=``… names)."""
+    for number, line in enumerate(text.split("\n")):
+        found = False
+        for match in _LINK_PARAMETER.finditer(line):
+            found = True
+            yield Link(first_line + number, match.start(2), match.group(1).lower(), match.group(2))
+        if not found:
+            for match in _PARAMETER_LINK.finditer(line):
+                if _HAND_PARAMETERS & set(_query(match.group(1))):
+                    yield Link(first_line + number, match.start(1), "params", match.group(1))
+
+
+def _query(raw: str) -> dict[str, str]:
+    """A link's query parameters, each value percent-decoded once (``+`` is a space)."""
+    values: dict[str, str] = {}
+    for part in raw.split("&"):
+        key, _, value = part.partition("=")
+        values.setdefault(key.lower(), _percent_decode(value, list(range(len(value))))[0])
+    return values
+
+
+_DEALER_DIGIT = {"s": "1", "w": "2", "n": "3", "e": "4"}
+
+
+def parameters_to_lin(raw: str) -> str:
+    """The LIN of a link that gives the board as parameters (as bridgebots reads them).
+
+    >>> parameters_to_lin("s=SAKHQDJCT&d=s&v=n&b=3&a=1NPPP&sn=Sam")
+    'pn|Sam,,,|md|1SAKHQDJCT,,,|ah|Board 3|sv|n|mb|1NPPP|'
+    """
+    query = _query(raw)
+    parts = []
+    names = [query.get(key, "") for key in ("sn", "wn", "nn", "en")]
+    if any(names):
+        parts.append("pn|" + ",".join(name.replace("|", "/") for name in names) + "|")
+    hands = [query.get(key, "").replace("|", "") for key in ("s", "w", "n", "e")]
+    dealer = _DEALER_DIGIT.get(query.get("d", "").strip().lower()[:1], "")
+    parts.append(f"md|{dealer}{','.join(hands)}|")
+    for key, tag, prefix in (
+        ("b", "ah", "Board "),
+        ("v", "sv", ""),
+        ("a", "mb", ""),
+        ("p", "pc", ""),
+    ):
+        if query.get(key, "").strip():
+            parts.append(f"{tag}|{prefix}{query[key].strip().replace('|', '')}|")
+    return "".join(parts)
+
+
+def decode_link_value(raw: str, column: int) -> tuple[str, list[int], bool]:
+    """Percent-decode a link parameter once, with form semantics (``+`` is a space).
+
+    Returns the text, the column of the source character behind each decoded character,
+    and whether a second pass was needed (the value was encoded twice: no ``|`` after one
+    pass, but ``%7C`` still there).
+    """
+    text, offsets = _percent_decode(raw, [column + index for index in range(len(raw))])
+    twice = "|" not in text and re.search("%7c", text, re.I) is not None
+    if twice:
+        text, offsets = _percent_decode(text, offsets, plus_is_space=False)
+    return text, offsets, twice
+
+
+def _percent_decode(
+    raw: str, columns: list[int], plus_is_space: bool = True
+) -> tuple[str, list[int]]:
+    """Decode ``%xx`` escapes (a run of them as UTF-8, else Windows-1252); each decoded
+    character takes the column of the first escape it came from."""
+    out: list[str] = []
+    out_columns: list[int] = []
+    index = 0
+    while index < len(raw):
+        if raw[index] != "%" or not _PERCENT.match(raw, index):
+            char = raw[index]
+            out.append(" " if plus_is_space and char == "+" else char)
+            out_columns.append(columns[index])
+            index += 1
+            continue
+        data = bytearray()
+        starts = []
+        while index < len(raw) and raw[index] == "%" and _PERCENT.match(raw, index):
+            starts.append(columns[index])
+            data.append(int(raw[index + 1 : index + 3], 16))
+            index += 3
+        decoded = _decode_bytes(bytes(data))
+        out.append(decoded)
+        out_columns.extend(_spread(starts, decoded))
+    return "".join(out), out_columns
+
+
+def _decode_bytes(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _spread(starts: list[int], decoded: str) -> list[int]:
+    """The column of the first escape behind each decoded character."""
+    columns = []
+    position = 0
+    for char in decoded:
+        columns.append(starts[min(position, len(starts) - 1)])
+        position += len(char.encode("utf-8")) if ord(char) < 0xD800 or ord(char) > 0xDFFF else 1
+    return columns
+
+
+class LinkStart(NamedTuple):
+    """A handviewer link begins; ``encoded_twice`` when it needed a second decoding pass."""
+
+    link: Link
+    encoded_twice: bool
+    offset: int
+    piece: Piece
+
+
+def iter_link_items(text: str, first_line: int = 1) -> Iterator[Item | LinkStart]:
+    """Items of every link in ``text``, each link its own document: a ``LinkStart``, then
+    (for ``lin=``) the pairs of its decoded value, then a ``DocumentEnd``.  A ``linurl=``
+    link points at a remote file and has no pairs."""
+    base = 0
+    for link in find_links(text, first_line):
+        if link.kind == "lin":
+            decoded, columns, twice = decode_link_value(link.raw, link.column)
+        elif link.kind == "params":
+            decoded, twice = parameters_to_lin(link.raw), False
+            columns = [link.column] * len(decoded)  # positions: the start of the query
+        else:
+            decoded, columns, twice = "", [link.column], False
+        piece = Piece(decoded, base, link.line, offsets=columns or [link.column])
+        yield LinkStart(link, twice, base, piece)
+        if decoded:
+            yield from _items(_tokens(decoded), piece)
+        yield DocumentEnd(base + len(decoded), piece)
+        base += len(decoded) + 1

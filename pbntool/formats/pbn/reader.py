@@ -1,0 +1,415 @@
+"""PBN syntax: split a stream into games and parse each game with the Lark grammar.
+
+The output of this module is a ``RawGame`` per game: tag pairs with their unescaped values,
+the section data after each tag, commentary attached to what precedes it, and PBN0xx
+diagnostics.  Meaning (what a Deal or a call is) is the decoder's job.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from lark import Token
+
+from pbntool.diagnostics import PBN001, PBN002, PBN003, PBN004, PBN137, Diagnostic
+from pbntool.formats.pbn.tags import KNOWN_TAGS, SECTION_TAGS
+from pbntool.model import Comment, CommentKind
+from pbntool.text.grammars import build_parser, load_parser
+
+__all__ = [
+    "GameBlock",
+    "Piece",
+    "RawGame",
+    "RawTag",
+    "parse_block",
+    "split_games",
+    "split_run_on_games",
+]
+
+MAX_BRACE_CHARS = 16 << 20
+"""A brace comment longer than this is taken to be unterminated (bounds memory)."""
+
+# A line end followed by one or more semi-empty lines: the end of a game (PBN §3.1).
+# "A semi-empty line is an empty line, or a line containing only spaces or tabs."
+_SEPARATOR = re.compile(r"\n(?:[ \t]*\n)+")
+_LEADING_BLANK_LINES = re.compile(r"(?:[ \t]*\n)+")
+# What can hide a "{" from the brace scanner: strings, ";" comments, escape lines.
+_BRACE_SCAN = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|;[^\n]*|\{[^}]*\}?|^%[^\n]*', re.M)
+_DOS_EOF = "\x1a"
+# The parts of a malformed tag pair (a BAD_TAG token holds no newline, "[" or inner "]").
+_BAD_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]*)[ \t]*("?)([^"\]]*)("?)[^\]]*(\]?)$')
+
+
+@dataclass(frozen=True, slots=True)
+class GameBlock:
+    """The text of one game (line ends normalised to ``\\n``) and where it starts in the file."""
+
+    text: str
+    first_line: int
+    unclosed_braces: tuple[int, ...] = ()
+    """Offsets in ``text`` of ``{`` that were never closed (read as stray characters)."""
+
+
+def split_games(chunks: Iterable[str]) -> Iterator[GameBlock]:
+    """Split text into games at semi-empty lines that are not inside a ``{ }`` comment.
+
+    ``chunks`` are pieces of the decoded text, each ending at a line end.  Splitting runs at
+    regex speed; only games that contain ``{`` are scanned for comments.  A ``{`` never closed
+    (before the end of the input, or within ``MAX_BRACE_CHARS``) is read as a stray character,
+    so one unclosed comment never swallows the games after it.
+    """
+    splitter = _Splitter()
+    for chunk in chunks:
+        yield from splitter.feed(chunk, final=False)
+    yield from splitter.feed("", final=True)
+
+
+@dataclass(slots=True)
+class _Splitter:
+    text: str = ""
+    line: int = 1
+    """File line number of ``text[0]``."""
+    base: int = 0
+    """File offset of ``text[0]`` (to remember stray braces across chunks)."""
+    stray_braces: list[int] = field(default_factory=list)
+    """File offsets of ``{`` read as stray characters, in increasing order."""
+    stray_set: set[int] = field(default_factory=set)
+    no_comments_from: float = float("inf")
+    """File offset after which no ``}`` exists, so no ``{`` can open a comment."""
+
+    def feed(self, chunk: str, final: bool) -> Iterator[GameBlock]:
+        text = self.text + chunk if self.text else chunk
+        if final:
+            # Ctrl-Z ends files written by DOS programs: a marker, not content.
+            text = text.rstrip(_DOS_EOF)
+        start = self._skip_blank_lines(text, 0)
+        while start < len(text):
+            end, resume = self._game_end(text, start, final)
+            if end < 0:
+                break
+            yield self._block(text, start, end)
+            self.line += text.count("\n", start, resume)
+            start = self._skip_blank_lines(text, resume)
+        self.base += start
+        self.text = text[start:]
+
+    def _skip_blank_lines(self, text: str, position: int) -> int:
+        match = _LEADING_BLANK_LINES.match(text, position)
+        if match is None:
+            return position
+        self.line += text.count("\n", position, match.end())
+        return match.end()
+
+    def _game_end(self, text: str, start: int, final: bool) -> tuple[int, int]:
+        """(end of the game, start of what follows), or (-1, -1) if more input is needed."""
+        position = start
+        while True:
+            separator = _SEPARATOR.search(text, position)
+            limit = separator.start() if separator else len(text)
+            brace = self._open_brace(text, position, limit)
+            if brace < 0:
+                if separator is not None:
+                    return separator.start(), separator.end()
+                return (len(text), len(text)) if final else (-1, -1)
+            close = text.find("}", brace)
+            if close >= 0:
+                position = close + 1
+                continue
+            if not final and len(text) - brace <= MAX_BRACE_CHARS:
+                return -1, -1
+            # Never closed: read this "{" as a stray character and go on after it.  With no
+            # "}" anywhere after it, no later "{" can open a comment either (this keeps a file
+            # of a million "{" linear).
+            self._mark_stray(self.base + brace)
+            if final:
+                self.no_comments_from = min(self.no_comments_from, self.base + brace)
+            position = brace + 1
+
+    def _mark_stray(self, offset: int) -> None:
+        if offset not in self.stray_set:
+            self.stray_set.add(offset)
+            bisect.insort(self.stray_braces, offset)
+
+    def _open_brace(self, text: str, position: int, limit: int) -> int:
+        """Offset of a ``{`` between position and limit whose comment is not closed there."""
+        stop = int(min(limit, self.no_comments_from - self.base))
+        if stop <= position or text.find("{", position, stop) < 0:
+            return -1
+        while True:
+            match = _BRACE_SCAN.search(text, position, stop)
+            if match is None:
+                return -1
+            token = match.group()
+            if token[0] == "{":
+                if self.base + match.start() in self.stray_set:
+                    position = match.start() + 1
+                    continue
+                if not token.endswith("}"):
+                    return match.start()
+            position = match.end()
+
+    def _block(self, text: str, start: int, end: int) -> GameBlock:
+        body = text[start:end].rstrip("\n")
+        first = bisect.bisect_left(self.stray_braces, self.base + start)
+        last = bisect.bisect_left(self.stray_braces, self.base + end)
+        strays = tuple(offset - self.base - start for offset in self.stray_braces[first:last])
+        return GameBlock(body, self.line, strays)
+
+
+Piece = tuple[str, str, int, Comment | None]
+"""Section data as read: ``(kind, text, offset, comment)``, kind ``data``/``string``/``comment``."""
+
+
+class RawTag:
+    """A tag pair as parsed: name, unescaped value, offsets, and what follows it.
+
+    A plain slotted class: twenty of these are built per game, so construction cost counts.
+    """
+
+    __slots__ = ("comments", "data", "name", "offset", "value", "value_offset")
+
+    def __init__(self, name: str, value: str, offset: int, value_offset: int) -> None:
+        self.name = name
+        self.value = value
+        self.offset = offset
+        self.value_offset = value_offset
+        self.comments: list[Comment] = []
+        self.data: list[Piece] | None = None
+
+    def __repr__(self) -> str:
+        return f"RawTag({self.name!r}, {self.value!r}, {self.offset}, {self.value_offset})"
+
+
+@dataclass(slots=True)
+class RawGame:
+    """A game's tag pairs and commentary, before decoding."""
+
+    block: GameBlock
+    tags: list[RawTag]
+    commentary: list[Comment]
+    diagnostics: list[Diagnostic]
+    start: int = 0
+    """Offset in the block's text where this game starts (0 unless a block held two games)."""
+
+
+@functools.cache
+def body_pattern() -> re.Pattern[str]:
+    """The items of a BODY token: group ``name`` and ``value`` for a tag pair, ``data`` for
+    section data.  Composed from the grammar's own TAG_NAME, STRING, DATA and blank
+    terminals, in the shape of its TAG_PAIR."""
+    parser = build_parser("pbn", "body_item")
+
+    def pattern(name: str) -> str:
+        return parser.get_terminal(name).pattern.to_regexp()
+
+    blank = f"(?:{pattern('_BLANK')})?"
+    pair = (
+        rf"\[{blank}(?P<name>{pattern('TAG_NAME')}){blank}(?P<value>{pattern('STRING')}){blank}\]"
+    )
+    return re.compile(rf"{pair}|(?P<data>{pattern('DATA')})")
+
+
+_UNESCAPE = re.compile(r'\\(["\\])')
+
+
+def unescape(raw: str) -> str:
+    """PBN string escapes: only ``\\"`` and ``\\\\``; other backslashes are kept as written."""
+    return _UNESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+
+
+@dataclass(slots=True)
+class _Builder:
+    """Walks the token stream of one game and attaches each piece to its anchor."""
+
+    block: GameBlock
+    tags: list[RawTag] = field(default_factory=list)
+    commentary: list[Comment] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    stray: list[str] = field(default_factory=list)
+    stray_start: int = -1
+
+    def comment(self, comment: Comment, offset: int) -> None:
+        self.flush_stray()
+        if not self.tags:
+            self.commentary.append(comment)
+            return
+        last = self.tags[-1]
+        if last.data is not None:
+            last.data.append(("comment", comment.text, offset, comment))
+        else:
+            last.comments.append(comment)
+
+    def body(self, run: str, base: int) -> None:
+        """The tag pairs and section data of a BODY token, in order."""
+        tags = self.tags
+        for match in body_pattern().finditer(run):
+            name, string, data = match.group(1, 2, 3)  # the groups name, value, data
+            if data is None:
+                if self.stray_start >= 0:
+                    self.flush_stray()
+                value = string[1:-1]
+                if "\\" in value:
+                    value = unescape(value)
+                tags.append(RawTag(name, value, base + match.start(), base + match.start(2) + 1))
+            else:
+                self.data("data", data, base + match.start())
+
+    def data(self, kind: str, text: str, offset: int) -> None:
+        if self.tags and self.tags[-1].data is not None:
+            self.flush_stray()
+            self.tags[-1].data.append((kind, text, offset, None))
+        elif self.tags and _may_start_section(self.tags[-1]):
+            self.flush_stray()
+            self.tags[-1].data = [(kind, text, offset, None)]
+        else:
+            self.add_stray(text, offset)
+
+    def add_stray(self, text: str, offset: int) -> None:
+        if self.stray_start < 0:
+            self.stray_start = offset
+        self.stray.append(text)
+
+    def flush_stray(self) -> None:
+        if self.stray_start < 0:
+            return
+        text = " ".join(part.strip() for part in self.stray)
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        self.diagnostics.append(PBN004.at(("offset", self.stray_start), text=repr(shown)))
+        self.stray, self.stray_start = [], -1
+        comment = Comment(text, CommentKind.STRAY)
+        if not self.tags:
+            self.commentary.append(comment)
+        else:
+            self.tags[-1].comments.append(comment)
+
+    def bad_tag(self, text: str, offset: int) -> None:
+        """Report a malformed tag pair and recover its name and value when we can."""
+        self.flush_stray()
+        shown = repr(text if len(text) <= 40 else text[:37] + "...")
+        match = _BAD_TAG_PARTS.match(text)
+        # A name and an opening quote, but no closing quote or no "]": keep the tag.
+        if match and match.group(1) and match.group(2) and not (match.group(4) and match.group(5)):
+            if not match.group(4):
+                self.diagnostics.append(PBN001.at(("offset", offset), text=shown))
+            else:
+                detail = "expected ] after the value"
+                self.diagnostics.append(PBN002.at(("offset", offset), text=shown, detail=detail))
+            value = unescape(match.group(3))
+            self.tags.append(RawTag(match.group(1), value, offset, offset + match.start(3)))
+            return
+        detail = _bad_tag_detail(text)
+        self.diagnostics.append(PBN002.at(("offset", offset), text=shown, detail=detail))
+        comment = Comment(text, CommentKind.STRAY)
+        if self.tags:
+            self.tags[-1].comments.append(comment)
+        else:
+            self.commentary.append(comment)
+
+
+def _may_start_section(tag: RawTag) -> bool:
+    """Data may follow section tags, tables, and tags we do not know (unknown sections)."""
+    return tag.name in SECTION_TAGS or tag.name not in KNOWN_TAGS
+
+
+def _bad_tag_detail(text: str) -> str:
+    inner = text[1:].strip().rstrip("]").strip()
+    if not inner:
+        return "expected a tag name and a quoted value"
+    name = re.match(r"[A-Za-z0-9_]*", inner)
+    if name is None or not name.group():
+        return "a tag name has only letters, digits and _"
+    if '"' not in inner:
+        return "expected a quoted value after the tag name"
+    return 'expected [Name "value"]'
+
+
+def parse_block(block: GameBlock) -> RawGame:
+    """Parse one game into tags, section data and commentary; never raises on bad input."""
+    text = block.text
+    lexed = _without_unclosable_braces(text)
+    tokens = load_parser("pbn").parse(lexed).children
+    builder = _Builder(block)
+    for offset in block.unclosed_braces:
+        builder.diagnostics.append(PBN003.at(("offset", offset), where="the input"))
+    for token in tokens:
+        assert isinstance(token, Token)
+        kind = token.type
+        offset = token.start_pos or 0
+        value = str(token) if lexed is text else text[offset : offset + len(token)]
+        if kind == "BODY":
+            builder.body(value, offset)
+        elif kind == "STRING":
+            builder.data("string", value, offset)
+        elif kind == "BRACE_COMMENT":
+            builder.comment(Comment(value[1:-1], CommentKind.BRACE), offset)
+        elif kind == "LINE_COMMENT":
+            builder.comment(Comment(value[1:], CommentKind.LINE), offset)
+        elif kind == "ESCAPE_LINE":
+            builder.comment(Comment(value[1:], CommentKind.ESCAPE), offset)
+        elif kind == "BAD_TAG":
+            builder.bad_tag(value, offset)
+        else:
+            builder.add_stray(value, offset)
+    builder.flush_stray()
+    return RawGame(block, builder.tags, builder.commentary, builder.diagnostics)
+
+
+def _without_unclosable_braces(text: str) -> str:
+    """The text to lex: a "{" after the last "}" can open no comment, so it is replaced by a
+    NUL, which the grammar reads as a stray character just like such a "{".  Without this,
+    every such "{" would make the lexer look to the end of the game for a "}" (quadratic).
+    Offsets are unchanged, and token values are taken from the original text."""
+    last_close = text.rfind("}")
+    if text.find("{", last_close + 1) < 0:
+        return text
+    return text[: last_close + 1] + text[last_close + 1 :].replace("{", "\x00")
+
+
+_GAME_OPENERS = frozenset({"Event", "Board"})
+_GAME_BODY = frozenset({"Deal", "Auction", "Play"})
+
+
+def split_run_on_games(raw: RawGame) -> list[RawGame]:
+    """Games that were written with no blank line between them (PBN137).
+
+    A second Event or Board tag after the game already had its deal, auction or play cannot
+    belong to it: it opens the next game.  Reading it that way keeps that game's values,
+    which "first tag wins" would otherwise drop.
+    """
+    names = [raw_tag.name for raw_tag in raw.tags]
+    if names.count("Event") < 2 and names.count("Board") < 2:
+        return [raw]  # the usual case, decided at C speed
+    seen: set[str] = set()
+    body: str | None = None
+    for index, raw_tag in enumerate(raw.tags):
+        name = raw_tag.name
+        if name in _GAME_OPENERS and name in seen and body is not None:
+            return [_part(raw, 0, index, raw.start), *_rest(raw, index, name, body)]
+        seen.add(name)
+        if name in _GAME_BODY and body is None:
+            body = {"Deal": "deal", "Auction": "auction", "Play": "play"}[name]
+    return [raw]
+
+
+def _rest(raw: RawGame, index: int, name: str, body: str) -> list[RawGame]:
+    start = raw.tags[index].offset
+    rest = _part(raw, index, len(raw.tags), start)
+    rest.diagnostics.insert(0, PBN137.at(("offset", start), name=name, section=body))
+    return split_run_on_games(rest)
+
+
+def _part(raw: RawGame, first: int, last: int, start: int) -> RawGame:
+    """Tags ``first:last`` of ``raw`` as a game of their own, with the findings inside it."""
+    tags = raw.tags[first:last]
+    end = raw.tags[last].offset if last < len(raw.tags) else len(raw.block.text) + 1
+    inside = [d for d in raw.diagnostics if start <= _offset_of(d) < end]
+    return RawGame(raw.block, tags, raw.commentary if first == 0 else [], inside, start)
+
+
+def _offset_of(diagnostic: Diagnostic) -> int:
+    path = diagnostic.path
+    return int(path[1]) if path and path[0] == "offset" else 0

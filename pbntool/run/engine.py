@@ -1,0 +1,291 @@
+"""Where units of work run: in this process, in local worker processes, or on Dask.
+
+Every engine runs the same function, ``run_work(task, work)``, on the same units, and the
+driver (``run_ordered``) hands results back strictly in the order the units were planned,
+with a bounded number in flight: output is identical whatever the engine or ``-j``, it
+streams (the first results are written while later inputs are still being read), and memory
+is bounded by the window, never by the size of the input.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import threading
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol, cast
+
+from pbntool.diagnostics import INT001
+from pbntool.run.tasks import Chunk, OutputFormat, Task, finding, format_diagnostic, render_chunks
+from pbntool.run.units import Planned, Work, WorkOutcome, failure_record, read_work
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
+
+__all__ = [
+    "Engine",
+    "InlineEngine",
+    "ProcessEngine",
+    "UnitResult",
+    "available_cores",
+    "open_engine",
+    "run_ordered",
+    "run_work",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitResult:
+    """A unit's rendered output and, for a PBN slice, the state it left and read."""
+
+    chunks: list[Chunk]
+    outcome: WorkOutcome = field(default_factory=WorkOutcome)
+
+
+def run_work(task: Task, work: Work) -> UnitResult:
+    """Read and render one unit (what every engine runs, in whichever process)."""
+    outcome = WorkOutcome()
+    chunks = render_chunks(task, read_work(work, outcome))
+    return UnitResult(chunks, outcome)
+
+
+class Pending(Protocol):
+    """A result on its way (a ``concurrent.futures`` or Dask future)."""
+
+    def done(self) -> bool: ...
+
+    def result(self) -> UnitResult: ...
+
+
+class Engine(Protocol):
+    """Runs units; ``window`` is how many may be in flight at once."""
+
+    window: int
+
+    def submit(self, task: Task, work: Work) -> Pending: ...
+
+    def close(self, cancel: bool = False) -> None: ...
+
+
+class _Ready:
+    def __init__(self, result: UnitResult) -> None:
+        self._result = result
+
+    def done(self) -> bool:
+        return True
+
+    def result(self) -> UnitResult:
+        return self._result
+
+
+class InlineEngine:
+    """Everything in this process, one unit at a time (``-j 1``)."""
+
+    window = 1
+
+    def submit(self, task: Task, work: Work) -> Pending:
+        return _Ready(run_work(task, work))
+
+    def close(self, cancel: bool = False) -> None:
+        """Nothing to stop."""
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _worker_start() -> None:
+    """Worker processes collect garbage as the CLI does (reading makes no cycles to find)."""
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
+
+
+INLINE_BUDGET = 256 << 10
+"""Bytes of input run in this process before worker processes are started: a small job (one
+short file) finishes before workers would have started."""
+
+
+class ProcessEngine:
+    """Local worker processes (``-j N``), started only once there is enough work."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.window = 2 * jobs + 1
+        self._pool: ProcessPoolExecutor | None = None
+        self._budget = INLINE_BUDGET
+
+    def submit(self, task: Task, work: Work) -> Pending:
+        if self._pool is None:
+            if work.kind == "record" or work.weight <= self._budget:
+                self._budget -= work.weight
+                return _Ready(run_work(task, work))
+            self._pool = _pool(self.jobs)
+        try:
+            future: Future[UnitResult] = self._pool.submit(run_work, task, work)
+        except RuntimeError:  # BrokenProcessPool: a worker died; start new ones
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = _pool(self.jobs)
+            future = self._pool.submit(run_work, task, work)
+        return future
+
+    def close(self, cancel: bool = False) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=cancel)
+            self._pool = None
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(
+        max_workers=jobs, mp_context=_start_context(multiprocessing), initializer=_worker_start
+    )
+
+
+def _start_context(multiprocessing: ModuleType) -> BaseContext:
+    """fork while this process has one thread: a forked worker starts at once, with pbntool
+    already imported (a new interpreter takes a third of a second to import it, time in
+    which both cores would wait).  With other threads running (a progress bar) fork is
+    unsafe, so forkserver: workers forked from a clean process that preloads pbntool."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return cast("BaseContext", multiprocessing.get_context("fork"))
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["pbntool.run.engine", "pbntool.formats.pbn"])
+        return cast("BaseContext", context)
+    return cast("BaseContext", multiprocessing.get_context("spawn"))
+
+
+def open_engine(name: str, jobs: int, scheduler: str | None = None) -> Engine:
+    """``local`` (inline for one job) or ``dask`` (a cluster at ``scheduler``, or a local one)."""
+    if name == "dask":
+        from pbntool.run.dask import DaskEngine
+
+        return DaskEngine(scheduler, jobs)
+    return InlineEngine() if jobs <= 1 else ProcessEngine(jobs)
+
+
+def run_ordered(
+    planned: Iterable[Planned], task: Task, engine: Engine
+) -> Iterator[tuple[Planned, UnitResult]]:
+    """Results in planned order, at most ``engine.window`` units in flight.
+
+    A PBN slice whose guessed start state proves wrong is run again from the true state
+    before it is handed back (see ``pbntool.run.units``).
+    """
+    pending: deque[tuple[Planned, Pending]] = deque()
+    joiner = _Joiner(task)
+
+    def settle() -> Iterator[tuple[Planned, UnitResult]]:
+        plan, waiting = pending.popleft()
+        try:
+            result = waiting.result()
+        except Exception as error:  # a worker died or a task failed: this unit, not the batch
+            result = _recovered(task, plan, error)
+        checked = _checked(plan, result, lambda work: _Ready(_recovered(task, plan, None, work)))
+        yield from joiner.take(plan, checked)
+
+    for plan in planned:
+        if plan.barrier:
+            while pending:
+                yield from settle()
+        pending.append((plan, engine.submit(task, plan.prepare())))
+        while pending and (len(pending) >= engine.window or pending[0][1].done()):
+            yield from settle()
+    while pending:
+        yield from settle()
+    yield from joiner.flush()
+
+
+def _recovered(
+    task: Task, plan: Planned, error: Exception | None, work: Work | None = None
+) -> UnitResult:
+    """Run a unit in this process (its worker failed); INT001 if it fails here too."""
+    chosen = work or plan.work
+    assert chosen is not None
+    try:
+        return run_work(task, chosen)
+    except Exception as failure:
+        detail = traceback.format_exception_only(failure)[-1].strip()
+        if error is not None:
+            detail += f" (in a worker: {traceback.format_exception_only(error)[-1].strip()})"
+        diagnostic = INT001.at(skipped="a part of this input", error=detail)
+        record = failure_record(chosen.name, diagnostic)
+        try:
+            return UnitResult(render_chunks(task, [record]))
+        except Exception:  # the task cannot even render it: say it on stderr
+            placed = record.diagnostics[0]
+            line = format_diagnostic(placed, OutputFormat.text)
+            return UnitResult([Chunk("", line, 1, 0, (finding(placed),), None)])
+
+
+class _Joiner:
+    """Holds a LIN slice's result until the next slice of its input is back, then writes it
+    if the cut between them was clean, else reads the input from the held slice's start to
+    its end in this process and drops every later slice (see ``pbntool.run.units.LinChain``)."""
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+        self.held: tuple[Planned, UnitResult] | None = None
+
+    def take(self, plan: Planned, result: UnitResult) -> Iterator[tuple[Planned, UnitResult]]:
+        chain = plan.chain
+        if self.held is not None and self.held[0].chain is not chain:
+            yield from self.flush()  # its input stopped being read (a failure was planned)
+        if chain is None:
+            yield plan, result
+            return
+        if chain.failed:
+            yield plan, UnitResult([])
+            return
+        if self.held is not None:
+            previous, before = self.held
+            self.held = None
+            end = before.outcome.lin
+            if end is None or not end.clean:
+                chain.failed = True
+                rest = chain.rest(previous.work)
+                yield previous, self._placed(previous, _recovered(self.task, previous, None, rest),
+                                             last=True)  # fmt: skip
+                yield plan, UnitResult([])
+                return
+            yield previous, self._placed(previous, before, last=False)
+        if plan.hold:
+            self.held = (plan, result)
+        else:
+            yield plan, self._placed(plan, result, last=True)
+
+    def flush(self) -> Iterator[tuple[Planned, UnitResult]]:
+        if self.held is not None:
+            plan, result = self.held
+            self.held = None
+            yield plan, self._placed(plan, result, last=True)
+
+    def _placed(self, plan: Planned, result: UnitResult, last: bool) -> UnitResult:
+        """The result with the encoding events its input reports around it."""
+        assert plan.chain is not None
+        before, after = plan.chain.placed(result.outcome.lin, last)
+        if not before and not after:
+            return result
+        chunks = render_chunks(self.task, before) + result.chunks + render_chunks(self.task, after)
+        return UnitResult(chunks, result.outcome)
+
+
+def _checked(plan: Planned, result: UnitResult, submit: Callable[[Work], Pending]) -> UnitResult:
+    again = plan.check(result.outcome)
+    if again is None:
+        return result
+    rerun = submit(again).result()
+    plan.rerun_done(rerun.outcome)
+    return rerun

@@ -1,0 +1,271 @@
+"""Where ``convert`` writes: one stream, one file per input (``-o DIR``), and ``--split N``.
+
+Parts rendered by workers are joined here; the header and footer of each output file come
+from a writer of the main process (see ``pbntool.formats.writing.FragmentWriter``).  Under
+``-o DIR`` nothing is ever written outside DIR: output paths are built from safe names only (archive
+members with unsafe names are never read), every directory on the way is checked after it is
+made, a symbolic link is never written through, an input is never overwritten, and two inputs
+never share an output.  A refused output is an ``ARC007`` diagnostic, not an exception.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import TextIO
+
+from pbntool.diagnostics import ARC007, Diagnostic
+from pbntool.formats import Format
+from pbntool.formats.writing import BoardWriter, open_writer
+from pbntool.run.tasks import Chunk
+from pbntool.text.inputs import Input
+
+__all__ = [
+    "SUFFIX",
+    "Destination",
+    "DirectoryDestination",
+    "FileDestination",
+    "StreamDestination",
+    "output_stem",
+]
+
+SUFFIX = {Format.PBN: ".pbn", Format.JSON: ".jsonl", Format.LIN: ".lin", Format.XML: ".xml"}
+"""The suffix of each output format's files."""
+
+_INPUT_SUFFIXES = (".pbn", ".lin", ".json", ".jsonl", ".ndjson", ".xml", ".txt")
+
+
+class Destination:
+    """Receives chunks in order, with the input they came from."""
+
+    def write(self, source: Input, chunk: Chunk) -> list[Diagnostic]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+@dataclass
+class _Output:
+    """One open output file (or stream) and its writer."""
+
+    stream: TextIO
+    writer: BoardWriter
+    owned: bool
+    boards: int = 0
+
+    def finish(self) -> None:
+        self.writer.close()
+        self.stream.flush()
+        if self.owned:
+            self.stream.close()
+
+
+_OpenNext = Callable[[], tuple[_Output | None, list[Diagnostic]]]
+
+
+class StreamDestination(Destination):
+    """Everything into one stream (stdout, or ``-o FILE`` without ``--split``)."""
+
+    def __init__(self, stream: TextIO, form: Format) -> None:
+        self._output = _Output(stream, open_writer(form, stream), owned=False)
+        self._begun = False
+
+    def write(self, source: Input, chunk: Chunk) -> list[Diagnostic]:
+        if chunk.out:
+            if not self._begun:
+                self._output.writer.begin()  # type: ignore[attr-defined]
+                self._begun = True
+            self._output.stream.write(chunk.out)
+        return []
+
+    def close(self) -> None:
+        self._output.finish()
+
+
+@dataclass
+class _Splitter:
+    """Cuts a run of board texts into files of at most ``limit`` boards."""
+
+    limit: int | None
+    current: _Output | None = None
+
+    def feed(self, chunk: Chunk, open_next: _OpenNext) -> list[Diagnostic]:
+        text, marks = chunk.out, chunk.marks or ()
+        if not text:
+            return []
+        if self.limit is None or not marks:
+            return self._write(text, chunk.boards, open_next)
+        problems: list[Diagnostic] = []
+        start = 0
+        for mark in marks:
+            problems += self._write(text[start:mark], 1, open_next)
+            start = mark
+        if start < len(text):
+            problems += self._write(text[start:], 0, open_next)
+        return problems
+
+    def _write(self, text: str, boards: int, open_next: _OpenNext) -> list[Diagnostic]:
+        full = self.current is not None and self.current.boards >= (self.limit or 0)
+        if full and self.limit is not None and boards:
+            self.end()
+        problems: list[Diagnostic] = []
+        if self.current is None:
+            self.current, problems = open_next()
+            if self.current is None:
+                return problems
+        self.current.stream.write(text)
+        self.current.boards += boards
+        return problems
+
+    def end(self) -> None:
+        if self.current is not None:
+            self.current.finish()
+            self.current = None
+
+
+@dataclass
+class _Target:
+    """Makes the files of one output name: ``x.jsonl`` or ``x-0001.jsonl``, ``x-0002.jsonl``."""
+
+    root: Path
+    relative: PurePosixPath
+    form: Format
+    split: bool
+    source: Input
+    written: set[str]
+    part: int = 0
+    refused: bool = False
+
+    def open_next(self) -> tuple[_Output | None, list[Diagnostic]]:
+        if self.refused:
+            return None, []
+        self.part += 1
+        name = self.relative.name
+        if self.split:
+            name = f"{name}-{self.part:04d}"
+        relative = self.relative.with_name(name + SUFFIX[self.form])
+        target = self.root.joinpath(*relative.parts)
+        problem = _refusal(self.root, target, self.source, self.written)
+        if problem is None:
+            try:
+                stream = _open_new(target)
+            except OSError as error:
+                problem = f"cannot write: {error.strerror or error}"
+        if problem is not None:
+            self.refused = True
+            diagnostic = ARC007.at(target=str(target), reason=problem)
+            placed = Diagnostic(
+                diagnostic.code, diagnostic.severity, diagnostic.message, self.source.name
+            )
+            return None, [placed]
+        self.written.add(os.path.realpath(target))
+        writer = open_writer(self.form, stream)
+        writer.begin()  # type: ignore[attr-defined]
+        return _Output(stream, writer, owned=True), []
+
+
+def _refusal(root: Path, target: Path, source: Input, written: set[str]) -> str | None:
+    """Why ``target`` must not be written (None when it may)."""
+    real_root = os.path.realpath(root)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return f"cannot make its directory: {error.strerror or error}"
+    real_parent = os.path.realpath(target.parent)
+    if real_parent != real_root and not real_parent.startswith(real_root + os.sep):
+        return f"its directory leads out of {root} (a symbolic link)"
+    real = os.path.join(real_parent, target.name)
+    if real in written:
+        return "another input was already written there"
+    if target.is_symlink():
+        return "it is a symbolic link"
+    if source.path is not None and target.exists():
+        try:
+            if os.path.samefile(source.path, target):
+                return "it is the input itself"
+        except OSError:
+            pass
+    return None
+
+
+def _open_new(target: Path) -> TextIO:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    descriptor = os.open(target, flags, 0o666)
+    return open(descriptor, "w", encoding="utf-8", newline="")
+
+
+def output_stem(source: Input) -> PurePosixPath:
+    """The output path of an input under DIR, without suffix (``dir/x`` for ``dir/x.pbn``)."""
+    relative = source.relative or PurePosixPath(source.name.replace("!", "/")).name or "input"
+    path = PurePosixPath(*[part for part in relative.split("/") if part not in ("", ".", "..")])
+    if not path.parts:
+        path = PurePosixPath("input")
+    name = path.name
+    for suffix in _INPUT_SUFFIXES:
+        if name.lower().endswith(suffix) and len(name) > len(suffix):
+            return path.with_name(name[: -len(suffix)])
+    return path
+
+
+@dataclass
+class DirectoryDestination(Destination):
+    """``-o DIR``: one output per input (``--split N``: files of at most N boards each)."""
+
+    root: Path
+    form: Format
+    split: int | None = None
+    _written: set[str] = field(default_factory=set)
+    _source: Input | None = None
+    _target: _Target | None = None
+    _splitter: _Splitter | None = None
+
+    def __post_init__(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def write(self, source: Input, chunk: Chunk) -> list[Diagnostic]:
+        if source is not self._source:
+            self._end()
+            self._source = source
+            stem = output_stem(source)
+            self._target = _Target(
+                self.root, stem, self.form, self.split is not None, source, self._written
+            )
+            self._splitter = _Splitter(self.split)
+        assert self._splitter is not None and self._target is not None
+        return self._splitter.feed(chunk, self._target.open_next)
+
+    def _end(self) -> None:
+        if self._splitter is not None:
+            self._splitter.end()
+
+    def close(self) -> None:
+        self._end()
+
+
+@dataclass
+class FileDestination(Destination):
+    """``-o FILE --split N``: ``FILE-0001.ext``, ``FILE-0002.ext`` … of N boards each."""
+
+    path: Path
+    form: Format
+    split: int
+    _written: set[str] = field(default_factory=set)
+    _target: _Target | None = None
+    _splitter: _Splitter | None = None
+
+    def write(self, source: Input, chunk: Chunk) -> list[Diagnostic]:
+        if self._target is None:
+            stem = output_stem(Input(self.path.name, None, relative=self.path.name))
+            root = self.path.parent if str(self.path.parent) else Path(".")
+            self._target = _Target(root, stem, self.form, True, source, self._written)
+            self._splitter = _Splitter(self.split)
+        assert self._splitter is not None
+        self._target.source = source
+        return self._splitter.feed(chunk, self._target.open_next)
+
+    def close(self) -> None:
+        if self._splitter is not None:
+            self._splitter.end()

@@ -1,0 +1,360 @@
+"""What a command does with each record, as picklable tasks that render in worker processes.
+
+A task turns the records of one unit of work into ``Chunk``s: the text for stdout and for
+stderr, the boards and the findings to count, and (for writers that split their output) where
+each board's text ends.  Records with nothing to report are merged into one chunk, so a clean
+slice of a thousand boards travels back as one string.  A chunk never spans two records that
+have findings: ``--max-errors`` stops after the record whose error reached the limit.
+
+A new command that runs over inputs defines a task: a frozen dataclass with a ``renderer()``
+that returns a function from a ``Record`` to an ``Entry`` (and, for writers, an object with
+``entry(record)``).  See ``docs/scaling.md``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+from pbntool.diagnostics import Diagnostic, Severity
+from pbntool.formats import Format
+from pbntool.records import Record, validate_record
+
+if TYPE_CHECKING:
+    from pbntool.tools.select.selection import Selection
+
+__all__ = [
+    "Chunk",
+    "ConvertTask",
+    "Entry",
+    "Finding",
+    "OutputFormat",
+    "ScoreTask",
+    "SelectTask",
+    "Task",
+    "ValidateTask",
+    "is_unreadable",
+    "render_chunks",
+    "select_codes",
+]
+
+Finding = tuple[str, int, bool]
+"""A counted diagnostic: (code, severity, whether it means an input was not read)."""
+
+UNREAD_CODES = frozenset({"SRC003", "INT001", "ARC001", "ARC002", "ARC003", "ARC005", "ARC006"})
+"""Codes that, at no line, mean an input (or the rest of one) could not be read: exit 2."""
+OUTPUT_CODES = frozenset({"ARC007"})
+
+
+def is_unreadable(diagnostic: Diagnostic) -> bool:
+    """Whether the diagnostic means data was not read (or not written): exit code 2."""
+    if diagnostic.code in OUTPUT_CODES:
+        return True
+    return diagnostic.code in UNREAD_CODES and diagnostic.line in (None, 0)
+
+
+def finding(diagnostic: Diagnostic) -> Finding:
+    return (diagnostic.code, int(diagnostic.severity), is_unreadable(diagnostic))
+
+
+class OutputFormat(StrEnum):
+    """How findings and scores are printed."""
+
+    text = "text"
+    json = "json"
+
+
+def format_diagnostic(diagnostic: Diagnostic, form: OutputFormat) -> str:
+    """One line (with its line end)."""
+    return (diagnostic.to_json() if form is OutputFormat.json else str(diagnostic)) + "\n"
+
+
+class Entry(NamedTuple):
+    """What one record renders to."""
+
+    out: str
+    err: str
+    board: bool
+    findings: tuple[Finding, ...] = ()
+    payload: object = None
+    """Anything else the main process needs about the record (picklable), e.g. for
+    commands that gather (stats) or remember (dedupe) across records."""
+    aside: str = ""
+    """Text for a second output (``select --rejects``)."""
+
+
+class Chunk(NamedTuple):
+    """Consecutive records' rendered output (one record when it has findings or a payload)."""
+
+    out: str
+    err: str
+    records: int
+    boards: int
+    findings: tuple[Finding, ...]
+    marks: tuple[int, ...] | None
+    """End offset in ``out`` of each board's text (writers that split their output)."""
+    payload: object = None
+    aside: str = ""
+
+
+class Renderer(Protocol):
+    def __call__(self, record: Record) -> Entry: ...
+
+
+class Task(Protocol):
+    """A command's per-record work; must pickle (it is sent to worker processes)."""
+
+    @property
+    def marks(self) -> bool:
+        """Whether chunks must say where each board's output ends."""
+
+    def renderer(self) -> Renderer:
+        """A renderer for one unit of work (it may hold per-unit state, e.g. a writer)."""
+
+
+def render_chunks(task: Task, records: Iterable[Record]) -> list[Chunk]:
+    """Render records, merging the runs of records that have no findings."""
+    render = task.renderer()
+    want_marks = task.marks
+    chunks: list[Chunk] = []
+    out: list[str] = []
+    err: list[str] = []
+    marks: list[int] = []
+    aside: list[str] = []
+    run_records = run_boards = length = 0
+    for record in records:
+        entry = render(record)
+        if entry.findings or entry.payload is not None:
+            if run_records:
+                chunks.append(_run(out, err, aside, run_records, run_boards, marks, want_marks))
+                out, err, aside, marks = [], [], [], []
+                run_records = run_boards = length = 0
+            mark = (len(entry.out),) if want_marks and entry.board else ()
+            chunks.append(
+                Chunk(
+                    entry.out,
+                    entry.err,
+                    1,
+                    int(entry.board),
+                    entry.findings,
+                    mark if want_marks else None,
+                    entry.payload,
+                    entry.aside,
+                )
+            )
+            continue
+        run_records += 1
+        if entry.out:
+            out.append(entry.out)
+            length += len(entry.out)
+        if entry.err:
+            err.append(entry.err)
+        if entry.aside:
+            aside.append(entry.aside)
+        if entry.board:
+            run_boards += 1
+            if want_marks:
+                marks.append(length)
+    if run_records:
+        chunks.append(_run(out, err, aside, run_records, run_boards, marks, want_marks))
+    return chunks
+
+
+def _run(
+    out: list[str],
+    err: list[str],
+    aside: list[str],
+    records: int,
+    boards: int,
+    marks: list[int],
+    want: bool,
+) -> Chunk:
+    chosen = tuple(marks) if want else None
+    return Chunk("".join(out), "".join(err), records, boards, (), chosen, aside="".join(aside))
+
+
+def select_codes(
+    diagnostics: Iterable[Diagnostic], select: frozenset[str], ignore: frozenset[str]
+) -> list[Diagnostic]:
+    """Filter by code or code prefix (``--select AUC``, ``--ignore BRD003``)."""
+    chosen = []
+    for diagnostic in diagnostics:
+        if select and not any(diagnostic.code.startswith(prefix) for prefix in select):
+            continue
+        if any(diagnostic.code.startswith(prefix) for prefix in ignore):
+            continue
+        chosen.append(diagnostic)
+    return chosen
+
+
+@dataclass(frozen=True, slots=True)
+class ValidateTask:
+    """``validate``: every finding (reader and Laws), filtered, printed to stdout."""
+
+    form: OutputFormat = OutputFormat.text
+    select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+    marks = False
+
+    def renderer(self) -> Renderer:
+        form, select, ignore = self.form, self.select, self.ignore
+
+        def render(record: Record) -> Entry:
+            diagnostics = validate_record(record)
+            if select or ignore:
+                diagnostics = tuple(select_codes(diagnostics, select, ignore))
+            board = record.board is not None
+            if not diagnostics:
+                return Entry("", "", board)
+            out = "".join(format_diagnostic(d, form) for d in diagnostics)
+            return Entry(out, "", board, tuple(finding(d) for d in diagnostics))
+
+        return render
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreTask:
+    """``score``: one line per board (text or JSON); errors to stderr."""
+
+    form: OutputFormat = OutputFormat.text
+    quiet: bool = False
+    marks = False
+
+    def renderer(self) -> Renderer:
+        from pbntool.tools.score.listing import score_record
+
+        form, quiet = self.form, self.quiet
+
+        def render(record: Record) -> Entry:
+            found = tuple(finding(d) for d in record.diagnostics)
+            err = ""
+            if not quiet:
+                err = "".join(
+                    format_diagnostic(d, OutputFormat.text)
+                    for d in record.diagnostics
+                    if d.severity >= Severity.ERROR
+                )
+            line = score_record(record)
+            out = ""
+            if line is not None:
+                text = json.dumps(line.to_dict()) if form is OutputFormat.json else line.text()
+                out = text + "\n"
+            return Entry(out, err, record.board is not None, found)
+
+        return render
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertTask:
+    """``convert``: each board in the target format (the output continues one document: the
+    writer's header and footer are written by the main process), losses to stderr."""
+
+    to: Format
+    check: bool = False
+    quiet: bool = False
+    marks: bool = False
+
+    def renderer(self) -> Renderer:
+        from pbntool.formats.writing import open_fragment_writer
+
+        buffer = io.StringIO()
+        writer = open_fragment_writer(self.to, buffer)
+        check, quiet = self.check, self.quiet
+
+        def render(record: Record) -> Entry:
+            found = list(validate_record(record) if check else record.diagnostics)
+            out = ""
+            if record.board is not None:
+                losses = writer.write(record.board, record.file)
+                found.extend(record.locate(loss) for loss in losses)
+                out = _take(buffer)
+            err = ""
+            if not quiet:
+                err = "".join(
+                    format_diagnostic(d, OutputFormat.text)
+                    for d in found
+                    if d.severity >= Severity.WARNING
+                )
+            return Entry(out, err, record.board is not None, tuple(finding(d) for d in found))
+
+        return render
+
+
+def _take(buffer: io.StringIO) -> str:
+    text = buffer.getvalue()
+    buffer.seek(0)
+    buffer.truncate()
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class StatsTask:
+    """``stats``: each record summarised in the worker (the summaries are merged in the
+    main process, in input order); a bug in summarising costs that board (INT001)."""
+
+    quiet: bool = False
+    marks = False
+
+    def renderer(self) -> Renderer:
+        from pbntool.run.guard import guarded
+        from pbntool.tools.stats import summarise_record
+
+        quiet = self.quiet
+
+        def render(record: Record) -> Entry:
+            diagnostics = validate_record(record)
+            summary, failure = guarded(record, summarise_record, record, diagnostics)
+            found = (*diagnostics, failure) if failure is not None else diagnostics
+            err = format_diagnostic(failure, OutputFormat.text) if failure and not quiet else ""
+            return Entry("", err, record.board is not None, tuple(map(finding, found)), summary)
+
+        return render
+
+
+@dataclass(frozen=True, slots=True)
+class SelectTask:
+    """``select``: each board the selection keeps, in the target format; with ``rejects``
+    each board it does not keep goes aside (the second output).  The reader's errors and what
+    the format cannot carry go to stderr; a bug in a query costs that board (INT001)."""
+
+    selection: Selection
+    to: Format
+    rejects: bool = False
+    quiet: bool = False
+    marks: bool = False
+    """Set for ``--limit``: the main process cuts the output after the limit-th board."""
+
+    def renderer(self) -> Renderer:
+        from pbntool.formats.writing import open_fragment_writer
+        from pbntool.run.guard import guarded
+
+        kept = io.StringIO()
+        writer = open_fragment_writer(self.to, kept)
+        left = io.StringIO()
+        reject_writer = open_fragment_writer(self.to, left) if self.rejects else None
+        selection, quiet = self.selection, self.quiet
+
+        def render(record: Record) -> Entry:
+            accepted, failure = guarded(record, selection.accepts, record)
+            problems: list[Diagnostic] = [] if failure is None else [failure]
+            out = aside = ""
+            if failure is None and record.board is not None:
+                if accepted:
+                    problems += writer.write(record.board, record.file)
+                    out = _take(kept)
+                elif reject_writer is not None:
+                    problems += reject_writer.write(record.board, record.file)
+                    aside = _take(left)
+            placed = [p if p.file else record.locate(p) for p in problems]
+            err = ""
+            if not quiet:
+                shown = [d for d in record.diagnostics if d.severity >= Severity.ERROR]
+                err = "".join(format_diagnostic(d, OutputFormat.text) for d in shown + placed)
+            found = tuple(finding(d) for d in (*record.diagnostics, *placed))
+            return Entry(out, err, record.board is not None, found, None, aside)
+
+        return render

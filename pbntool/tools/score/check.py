@@ -1,0 +1,310 @@
+"""``score --check``: what the files state against what their results give.
+
+Checked: ``Score`` (SCO001, the Laws' duplicate score), ``ScoreMP``, ``ScoreIMP``,
+``ScorePercentage`` (EVT001-003), every ScoreTable row (EVT004-008, EVT018),
+TotalScoreTable rows (EVT009), ``ScoreRubber`` and ``ScoreRubberHistory`` with the
+vulnerability of rubber and Chicago deals (EVT010-013), and ``OptimumScore`` as far as no
+double-dummy solver is needed (EVT014: a score no contract makes at the vulnerability).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pbntool.diagnostics import EVT014, Diagnostic
+from pbntool.model import Side, Vulnerability
+from pbntool.records import Record
+from pbntool.rules import check_score
+from pbntool.scoring.methods import Method, ScoringSpec
+from pbntool.scoring.par import achievable_scores, par_score
+from pbntool.tools.score.check_boards import VARIANTS, BoardCheck, CheckContext, check_board_group
+from pbntool.tools.score.check_rubber import (
+    check_history_vulnerability,
+    check_rubber_sequence,
+    rubber_kind,
+    sequences,
+)
+from pbntool.tools.score.check_totals import check_total_tables
+from pbntool.tools.score.compute import (
+    EventOptions,
+    event_methods,
+    expected_results,
+    group_spec,
+    score_games,
+)
+from pbntool.tools.score.games import GameEntry, game_entry
+from pbntool.tools.score.grouping import GroupBy, group_games, placed
+from pbntool.tools.score.values import parse_side_number
+from pbntool.tools.score.variants import (
+    IMP_VARIANTS,
+    MP_VARIANTS,
+    Item,
+    agrees,
+    choose_variants,
+    format_value,
+)
+
+__all__ = ["CheckOptions", "EventCheck", "FileSummary", "check_event"]
+
+NOTE_CODES = frozenset({"EVT015", "EVT016", "EVT017", "EVT019"})
+"""Codes that say how the check was done rather than that a value disagrees."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    """How to check: a method that fixes the variant (None: the Scoring tag, else detected
+    from the values), the grouping, and an absolute tolerance (None: the stated precision)."""
+
+    spec: ScoringSpec | None = None
+    group_by: GroupBy = GroupBy.AUTO
+    tolerance: float | None = None
+
+
+@dataclass(slots=True)
+class FileSummary:
+    """How many stated values of a file were checked, and how many agree."""
+
+    file: str
+    checked: int = 0
+    agreed: int = 0
+    disagreements: Counter[str] = field(default_factory=Counter)
+
+    def text(self) -> str:
+        """``file: 120 values checked, 118 agree, 2 disagree (EVT006 2)``."""
+        disagree = self.checked - self.agreed
+        detail = ", ".join(f"{code} {count}" for code, count in sorted(self.disagreements.items()))
+        tail = f", {disagree} disagree ({detail})" if disagree else ""
+        noun = "value" if self.checked == 1 else "values"
+        return f"{self.file}: {self.checked} {noun} checked, {self.agreed} agree{tail}"
+
+
+@dataclass(frozen=True, slots=True)
+class EventCheck:
+    """Every finding, in file order, and a summary per file."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    summaries: tuple[FileSummary, ...]
+
+
+@dataclass(slots=True)
+class _Tally:
+    files: dict[str, FileSummary] = field(default_factory=dict)
+
+    def count(self, file: str, agreed: bool, code: str | None = None) -> None:
+        summary = self.files.setdefault(file, FileSummary(file))
+        summary.checked += 1
+        if agreed:
+            summary.agreed += 1
+        elif code is not None:
+            summary.disagreements[code] += 1
+
+    def add_file(self, file: str) -> None:
+        self.files.setdefault(file, FileSummary(file))
+
+
+def check_event(records: Iterable[Record], options: CheckOptions | None = None) -> EventCheck:
+    """Check the stated scores of an event's records against the recomputed ones.
+
+    Args:
+        records: The records of every file of the event, in reading order.
+        options: Method, grouping and tolerance.
+
+    Returns:
+        The findings (placed at the stated value) and a summary per file.
+    """
+    options = options or CheckOptions()
+    tally = _Tally()
+    diagnostics: list[Diagnostic] = []
+    games: list[GameEntry] = []
+    for record in records:
+        tally.add_file(record.file)
+        entry = game_entry(record)
+        if entry is None or record.board is None:
+            continue
+        games.append(entry)
+        diagnostics.extend(_check_score_tag(record, entry, tally))
+        diagnostics.extend(_check_optimum(entry, tally))
+        finding, history_checked = check_history_vulnerability(entry)
+        if history_checked:
+            tally.count(entry.key.file, finding is None, "EVT012")
+        if finding is not None:
+            diagnostics.append(finding)
+    diagnostics.extend(_check_boards(games, options, tally))
+    diagnostics.extend(_check_rubbers(games, options, tally))
+    scores = score_games(games, EventOptions(options.spec, options.group_by))
+    totals, checked = check_total_tables(games, scores, options.tolerance)
+    for file, agreed, code in checked:
+        tally.count(file, agreed, code)
+    diagnostics.extend(totals)
+    diagnostics.sort(key=lambda d: (d.file or "", d.line or 0, d.column or 0))
+    return EventCheck(tuple(diagnostics), tuple(tally.files.values()))
+
+
+def _check_score_tag(record: Record, game: GameEntry, tally: _Tally) -> list[Diagnostic]:
+    """SCO001: the Score tag against the duplicate score (the Laws' check, counted here)."""
+    board = record.board
+    if board is None or board.score is None or game.score_ns is None:
+        return []
+    found = [record.locate(d) for d in check_score(board)]
+    computable = game.contract is not None and (
+        game.contract.is_passed_out or game.tricks is not None
+    )
+    if computable or found:
+        tally.count(game.key.file, not found, "SCO001")
+    return found
+
+
+def _check_optimum(game: GameEntry, tally: _Tally) -> list[Diagnostic]:
+    """EVT014: a par score that no contract scores at the board's vulnerability."""
+    stated = game.stated.get("OptimumScore")
+    if stated is None or game.vulnerability is None:
+        return []
+    number = parse_side_number(stated.text)
+    if number is None or number.side is None or not number.value.is_integer():
+        return []
+    ns = int(number.value) if number.side is Side.NS else -int(number.value)
+    if number.other is not None and number.other != -number.value:
+        tally.count(game.key.file, False, "EVT014")
+        detail = "gives the two sides values that do not cancel out"
+        return [placed(EVT014.at(stated=f'"{stated.text}"', detail=detail), game, stated.place)]
+    agreed = ns in achievable_scores(game.vulnerability)
+    if agreed and game.double_dummy is not None and game.dealer is not None:
+        source, table = game.double_dummy
+        par = par_score(table, game.vulnerability, game.dealer)
+        tally.count(game.key.file, ns == par, "EVT014")
+        if ns == par:
+            return []
+        detail = f"is not the par of the board's {source}: par is {_side_form(par)}"
+        return [placed(EVT014.at(stated=f'"{stated.text}"', detail=detail), game, stated.place)]
+    tally.count(game.key.file, agreed, "EVT014")
+    if agreed:
+        return []
+    vulnerable = {
+        Vulnerability.NONE: "nobody",
+        Vulnerability.NS: "North-South",
+        Vulnerability.EW: "East-West",
+        Vulnerability.ALL: "both sides",
+    }[game.vulnerability]
+    detail = f"is not a score any contract makes with {vulnerable} vulnerable"
+    return [placed(EVT014.at(stated=f'"{stated.text}"', detail=detail), game, stated.place)]
+
+
+# --- boards ----------------------------------------------------------------------------------
+
+
+def _check_boards(
+    games: Sequence[GameEntry], options: CheckOptions, tally: _Tally
+) -> list[Diagnostic]:
+    groups, grouping = group_games(games, options.group_by)
+    methods = event_methods(games, options.spec)
+    expected = expected_results(groups, methods)
+    found = BoardCheck()
+    for group in groups:
+        spec = group_spec(group, methods)
+        if spec is not None and spec.method in (Method.RUBBER, Method.CHICAGO):
+            continue
+        context = CheckContext(
+            spec,
+            _declared(games, group.games[0], options.spec),
+            expected.get(group.event_key),
+        )
+        board = check_board_group(group, context)
+        found.items.extend(board.items)
+        found.diagnostics.extend(board.diagnostics)
+        found.exact.extend(board.exact)
+        found.notes.extend(board.notes)
+    for file, agreed in found.exact:
+        tally.count(file, agreed)
+    for diagnostic in found.diagnostics:
+        tally.files[diagnostic.file or ""].disagreements[diagnostic.code] += 1
+    chosen, notes = choose_variants(found.items, VARIANTS, options.tolerance)
+    diagnostics = [*grouping, *found.notes, *notes, *found.diagnostics]
+    diagnostics.extend(_compare_items(found.items, chosen, options.tolerance, tally))
+    return diagnostics
+
+
+def _declared(
+    games: Sequence[GameEntry], game: GameEntry, forced: ScoringSpec | None
+) -> dict[str, str]:
+    """The variants fixed by ``--method`` or by the modifiers of the game's Scoring tag."""
+    spec = forced
+    words: set[str] = set()
+    if spec is None and game.scoring is not None:
+        words = {word.strip().lower() for word in game.scoring.split(";")}
+        spec = ScoringSpec.from_tag(game.scoring)
+    if spec is None:
+        return {}
+    declared: dict[str, str] = {}
+    forced_all = forced is not None
+    if forced_all or words & {"butler", "butler-2", "cross", "cross1", "cross2"}:
+        for variant in IMP_VARIANTS:
+            if variant.spec.method is spec.method and (
+                (spec.method is Method.BUTLER and variant.spec.discard == spec.discard)
+                or (spec.method is Method.CROSS_IMP and variant.spec.cross is spec.cross)
+            ):
+                declared["imp"] = variant.label
+    if forced_all or words & {"mp1", "mp2"}:
+        for variant in MP_VARIANTS[:2]:
+            if variant.spec.scale is spec.scale:
+                declared["mp"] = variant.label
+    return declared
+
+
+def _compare_items(
+    items: Sequence[Item],
+    chosen: dict[tuple[str, str], str],
+    tolerance: float | None,
+    tally: _Tally,
+) -> list[Diagnostic]:
+    diagnostics = []
+    for item in items:
+        label = chosen[(item.game.key.file, item.kind)]
+        computed = item.computed.get(label)
+        if computed is None:
+            continue
+        agreed = agrees(item.stated, item.value, computed, tolerance)
+        tally.count(item.game.key.file, agreed, item.code.id)
+        if agreed:
+            continue
+        how = f" ({label})" if item.kind not in ("rank",) else ""
+        sign = item.arguments.get("sign", 1)
+        shown = str(item.arguments.get("prefix", "")) + format_value(
+            computed * (-1 if sign == -1 else 1), item.stated
+        )
+        finding = item.code.at(
+            stated=f'"{item.stated.text}"', computed=shown, how=how, column=_column(item.name)
+        )
+        diagnostics.append(placed(finding, item.game, item.stated.place))
+    return diagnostics
+
+
+def _column(name: str) -> str:
+    return name.removeprefix("ScoreTable ")
+
+
+# --- rubbers ---------------------------------------------------------------------------------
+
+
+def _check_rubbers(
+    games: Sequence[GameEntry], options: CheckOptions, tally: _Tally
+) -> list[Diagnostic]:
+    diagnostics: list[Diagnostic] = []
+    for sequence in sequences(games):
+        kind = rubber_kind(sequence, options.spec)
+        if kind is None:
+            continue
+        found = check_rubber_sequence(sequence, kind)
+        for file, agreed in found.exact:
+            tally.count(file, agreed)
+        for diagnostic in found.diagnostics:
+            if diagnostic.code not in NOTE_CODES:
+                tally.files[diagnostic.file or ""].disagreements[diagnostic.code] += 1
+        diagnostics.extend(found.diagnostics)
+    return diagnostics
+
+
+def _side_form(ns: int) -> str:
+    """A North-South score as OptimumScore writes it: from the side that scores it."""
+    return f"NS {ns}" if ns >= 0 else f"EW {-ns}"
