@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Annotated, Any, TextIO, TypeVar, cast
 
+import click
 import typer
 
 from pbntool.diagnostics import Diagnostic, Severity
-from pbntool.formats import Format, read_input
+from pbntool.formats import Format, read_input, readable_formats, writable_formats
 from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions, Tally, UsageError
 from pbntool.run.tasks import OutputFormat, is_unreadable
@@ -41,10 +42,12 @@ __all__ = [
     "EXIT_OK",
     "EXIT_UNREADABLE",
     "FailOn",
+    "FormatChoice",
     "FromOption",
     "OutputFormat",
     "Paths",
     "Report",
+    "ToOption",
     "app",
     "batch_command",
     "iter_records",
@@ -146,14 +149,45 @@ Paths = Annotated[
     ),
 ]
 
+
+class FormatChoice(click.Choice[str]):
+    """One of the given formats, case-insensitive, converted to ``Format``; the choices come
+    from the format registry, so a new format's spec row is all a command needs."""
+
+    def __init__(self, formats: Iterable[Format]) -> None:
+        super().__init__([form.value for form in formats], case_sensitive=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, Format):
+            return value
+        return Format(super().convert(value, param, ctx))
+
+
+def _names(formats: Iterable[Format]) -> str:
+    return "|".join(form.value for form in formats)
+
+
 FromOption = Annotated[
     Format | None,
     typer.Option(
         "--from",
-        case_sensitive=False,
+        click_type=FormatChoice(readable_formats()),
+        metavar=_names(readable_formats()),
         help="Input format (default: detected from each input's content).",
+        show_default=False,
     ),
 ]
+
+ToOption = Annotated[
+    Format,
+    typer.Option(
+        "--to",
+        click_type=FormatChoice(writable_formats()),
+        metavar=_names(writable_formats()),
+        help="Output format.",
+    ),
+]
+"""``--to`` of the commands that write boards (the formats with a writer)."""
 
 
 def iter_records(paths: list[str], report: Report, form: Format | None = None) -> Iterator[Record]:

@@ -10,7 +10,14 @@ from typing import Annotated, TextIO
 
 import typer
 
-from pbntool.cli.common import Report, app, batch_command, iter_batch_records, pipe_safe
+from pbntool.cli.common import (
+    Report,
+    ToOption,
+    app,
+    batch_command,
+    iter_batch_records,
+    pipe_safe,
+)
 from pbntool.diagnostics import Severity
 from pbntool.formats import Format
 from pbntool.formats.writing import open_writer, writes_fragments
@@ -32,7 +39,7 @@ __all__ = ["convert"]
 @batch_command
 def convert(
     inputs: BatchOptions,
-    to: Annotated[Format, typer.Option("--to", case_sensitive=False, help="Output format.")],
+    to: ToOption,
     output: Annotated[
         str | None,
         typer.Option(

@@ -12,6 +12,7 @@ import typer
 from pbntool.cli.common import (
     OutputFormat,
     Report,
+    ToOption,
     app,
     batch_command,
     iter_batch_records,
@@ -53,9 +54,7 @@ def dedupe(
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="The report as text or JSON lines.")
     ] = OutputFormat.text,
-    to: Annotated[
-        Format, typer.Option("--to", case_sensitive=False, help="Output format with --drop.")
-    ] = Format.PBN,
+    to: ToOption = Format.PBN,
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
     ] = None,

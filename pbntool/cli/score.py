@@ -25,7 +25,7 @@ from pbntool.cli.common import (
     write_chunks,
 )
 from pbntool.diagnostics import Diagnostic, Severity
-from pbntool.formats.writing import PbnWriter
+from pbntool.formats.pbn.writer import PbnWriter
 from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions
 from pbntool.run.tasks import ScoreTask

@@ -14,6 +14,7 @@ from pbntool.cli.common import (
     EXIT_UNREADABLE,
     OutputFormat,
     Report,
+    ToOption,
     app,
     batch_command,
     iter_batch_records,
@@ -53,9 +54,7 @@ def select(
     limit: Annotated[
         int | None, typer.Option("--limit", "-n", min=0, help="Stop after this many boards.")
     ] = None,
-    to: Annotated[
-        Format, typer.Option("--to", case_sensitive=False, help="Output format.")
-    ] = Format.PBN,
+    to: ToOption = Format.PBN,
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
     ] = None,

@@ -17,13 +17,12 @@ from pathlib import Path, PurePosixPath
 from typing import TextIO
 
 from pbntool.diagnostics import ARC007, Diagnostic
-from pbntool.formats import Format
+from pbntool.formats import SPECS, Format, spec_of
 from pbntool.formats.writing import BoardWriter, open_writer
 from pbntool.run.tasks import Chunk
 from pbntool.text.inputs import Input
 
 __all__ = [
-    "SUFFIX",
     "Destination",
     "DirectoryDestination",
     "FileDestination",
@@ -31,10 +30,11 @@ __all__ = [
     "output_stem",
 ]
 
-SUFFIX = {Format.PBN: ".pbn", Format.JSON: ".jsonl", Format.LIN: ".lin", Format.XML: ".xml"}
-"""The suffix of each output format's files."""
 
-_INPUT_SUFFIXES = (".pbn", ".lin", ".json", ".jsonl", ".ndjson", ".xml", ".txt")
+def _input_suffixes() -> tuple[str, ...]:
+    """Suffixes an output name drops from its input's name: every format's, longest first."""
+    suffixes = {suffix for spec in SPECS for suffix in spec.suffixes} | {".txt"}
+    return tuple(sorted(suffixes, key=lambda suffix: (-len(suffix), suffix)))
 
 
 class Destination:
@@ -146,7 +146,7 @@ class _Target:
         name = self.relative.name
         if self.split:
             name = f"{name}-{self.part:04d}"
-        relative = self.relative.with_name(name + SUFFIX[self.form])
+        relative = self.relative.with_name(name + spec_of(self.form).output_suffix)
         target = self.root.joinpath(*relative.parts)
         problem = _refusal(self.root, target, self.source, self.written)
         if problem is None:
@@ -204,7 +204,7 @@ def output_stem(source: Input) -> PurePosixPath:
     if not path.parts:
         path = PurePosixPath("input")
     name = path.name
-    for suffix in _INPUT_SUFFIXES:
+    for suffix in _input_suffixes():
         if name.lower().endswith(suffix) and len(name) > len(suffix):
             return path.with_name(name[: -len(suffix)])
     return path
