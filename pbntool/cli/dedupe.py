@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import ExitStack
-from typing import Annotated, TextIO
+from typing import Annotated
 
 import typer
 
@@ -16,6 +16,7 @@ from pbntool.cli.common import (
     app,
     batch_command,
     iter_batch_records,
+    open_text_output,
     pipe_safe,
     plural,
     print_diagnostic,
@@ -70,9 +71,7 @@ def dedupe(
     index = DuplicateIndex(by_result=keep_tables)
     dropped = 0
     with ExitStack() as stack:
-        out: TextIO = sys.stdout
-        if output and output != "-":
-            out = stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
+        out = open_text_output(stack, output, inputs.input_files())
         writer = open_writer(to, out) if drop else None
         for record in iter_batch_records(inputs, report):
             found: list[Diagnostic] = list(record.diagnostics)

@@ -20,6 +20,7 @@ from pbntool.cli.common import (
     app,
     batch_command,
     iter_batch_records,
+    open_text_output,
     pipe_safe,
     print_diagnostic,
     write_chunks,
@@ -157,9 +158,7 @@ def score(
     report = Report(inputs.fail_on)
     quiet = inputs.quiet
     with ExitStack() as stack:
-        out: TextIO = sys.stdout
-        if output:
-            out = stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
+        out = open_text_output(stack, output, inputs.input_files())
         io = _Io(inputs, output_format, out, report, quiet)
         if check:
             _check(io, CheckOptions(spec, group_by, tolerance))

@@ -109,7 +109,7 @@ class FixResult:
         """Count a finding and pass it on (or keep it)."""
         if diagnostic.code == "FIX011":
             self.refused += 1
-        if diagnostic.code in ("SRC003", "INT001"):
+        if diagnostic.code in ("SRC003", "INT001", "ARC007"):
             self.failed += 1
         elif diagnostic.severity >= Severity.ERROR:
             self.errors += 1
