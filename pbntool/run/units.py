@@ -53,7 +53,7 @@ from pbntool.formats.pbn.reader import GameBlock
 from pbntool.model import Comment, CommentKind
 from pbntool.records import Locator, Record
 from pbntool.text.inputs import Input, replay
-from pbntool.text.source import DecodedText, EncodingEvent
+from pbntool.text.source import DecodedText, EncodingEvent, encoding_record
 
 if TYPE_CHECKING:
     from pbntool.formats.lin.reader import SliceEnd, SliceStart
@@ -577,7 +577,6 @@ class LinChain:
 
     def placed(self, end: SliceEnd | None, last: bool) -> tuple[list[Record], list[Record]]:
         """The event records to write before and after a slice's own output."""
-        from pbntool.formats.lin.reader import encoding_record
 
         leftover = list(end.leftover) if end is not None else []
         before: list[EncodingEvent] = []

@@ -8,12 +8,24 @@ Latin-1 for the five bytes Windows-1252 leaves undefined) when not.  Decoding ne
 
 from __future__ import annotations
 
+import bisect
 import codecs
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-__all__ = ["DecodedText", "EncodingEvent", "decode_bytes_line", "sniff_utf16"]
+from pbntool.diagnostics import SRC001, SRC002, Diagnostic
+from pbntool.records import Record
+
+__all__ = [
+    "DecodedText",
+    "EncodingEvent",
+    "LineIndex",
+    "decode_bytes_line",
+    "encoding_record",
+    "line_codec",
+    "sniff_utf16",
+]
 
 CHUNK_SIZE = 1 << 20
 
@@ -27,15 +39,55 @@ class EncodingEvent:
     from_bom: bool
 
 
+def line_codec(raw: bytes) -> str:
+    """The codec of one line, the one rule every reader and editor uses: UTF-8 when valid,
+    else Windows-1252, else Latin-1 (for the five bytes Windows-1252 leaves undefined)."""
+    for codec in ("utf-8", "cp1252"):
+        try:
+            raw.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        return codec
+    return "latin-1"
+
+
 def decode_bytes_line(raw: bytes) -> tuple[str, bool]:
-    """Decode one line: UTF-8 if valid, else Windows-1252/Latin-1.  Returns (text, fell_back)."""
+    """Decode one line by ``line_codec``.  Returns (text, fell_back)."""
     try:
         return raw.decode("utf-8"), False
     except UnicodeDecodeError:
-        try:
-            return raw.decode("cp1252"), True
-        except UnicodeDecodeError:
-            return raw.decode("latin-1"), True
+        return raw.decode(line_codec(raw)), True
+
+
+class LineIndex:
+    """Where the lines of a text start, so an offset becomes a 1-based (line, column);
+    built on first use (most texts are never asked: they have no finding)."""
+
+    __slots__ = ("_starts", "_text", "first_line")
+
+    def __init__(self, text: str, first_line: int = 1) -> None:
+        self._text = text
+        self._starts: list[int] | None = None
+        self.first_line = first_line
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The line (counted from ``first_line``) and 1-based column of ``offset``."""
+        if self._starts is None:
+            starts, index = [0], self._text.find("\n")
+            while index >= 0:
+                starts.append(index + 1)
+                index = self._text.find("\n", index + 1)
+            self._starts = starts
+        line = bisect.bisect_right(self._starts, offset) - 1
+        return self.first_line + line, offset - self._starts[line] + 1
+
+
+def encoding_record(event: EncodingEvent, name: str) -> Record:
+    """The record that reports how an input was decoded (SRC001 or SRC002, no board)."""
+    code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
+    found = code.at(encoding=event.encoding)
+    diagnostic = Diagnostic(found.code, found.severity, found.message, name, event.line, 1)
+    return Record(None, (diagnostic,), name, event.line)
 
 
 def _line_end(chunk: bytes) -> int:

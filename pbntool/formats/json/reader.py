@@ -13,7 +13,6 @@ position is the record walked again, in Python, to find the offset of the value 
 
 from __future__ import annotations
 
-import bisect
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -31,8 +30,6 @@ from pbntool.diagnostics import (
     JSN008,
     JSN009,
     JSN010,
-    SRC001,
-    SRC002,
     Diagnostic,
     Path,
 )
@@ -42,7 +39,7 @@ from pbntool.formats.interchange.summary import board_from_summary
 from pbntool.formats.interchange.vocabulary import SCHEMA_ID
 from pbntool.model import Board
 from pbntool.records import Record, place
-from pbntool.text.source import DecodedText, EncodingEvent
+from pbntool.text.source import DecodedText, LineIndex, encoding_record
 
 __all__ = ["MAX_RECORD_CHARS", "RECORD_KEYS", "iter_records", "json_path_text"]
 
@@ -199,11 +196,11 @@ def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
     reported = 0
     for segment in iter_segments(_normalised_lines(text)):
         while reported < len(text.events) and text.events[reported].line <= segment.first_line:
-            yield _encoding_record(text.events[reported], name)
+            yield encoding_record(text.events[reported], name)
             reported += 1
         yield from reader.segment(segment)
     for event in text.events[reported:]:
-        yield _encoding_record(event, name)
+        yield encoding_record(event, name)
     yield from reader.finish()
 
 
@@ -216,13 +213,6 @@ def _normalised_lines(text: DecodedText) -> Iterator[str]:
             yield line + "\n"
         if lines[-1]:
             yield lines[-1]
-
-
-def _encoding_record(event: EncodingEvent, name: str) -> Record:
-    code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
-    found = code.at(encoding=event.encoding)
-    placed = Diagnostic(found.code, found.severity, found.message, name, event.line, 1)
-    return Record(None, (placed,), name, event.line)
 
 
 @dataclass
@@ -370,18 +360,10 @@ class _Lines:
 
     def __init__(self, segment: Segment) -> None:
         self.segment = segment
-        self._starts: list[int] | None = None
+        self._lines = LineIndex(segment.text, segment.first_line)
 
     def position(self, offset: int) -> tuple[int, int]:
-        if self._starts is None:
-            text = self.segment.text
-            starts, index = [0], text.find("\n")
-            while index >= 0:
-                starts.append(index + 1)
-                index = text.find("\n", index + 1)
-            self._starts = starts
-        line = bisect.bisect_right(self._starts, offset) - 1
-        return self.segment.first_line + line, offset - self._starts[line] + 1
+        return self._lines.position(offset)
 
 
 @dataclass

@@ -13,7 +13,6 @@ the position of the characters it came from, so diagnostics point into the link.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 from collections.abc import Iterable, Iterator
@@ -23,6 +22,7 @@ from typing import NamedTuple
 from lark import Token
 
 from pbntool.text.grammars import build_parser, load_parser
+from pbntool.text.source import LineIndex
 
 __all__ = [
     "DocumentEnd",
@@ -53,7 +53,7 @@ class Piece:
     """Offset of ``text[0]`` in the (decoded) file."""
     first_line: int
     offsets: list[int] | None = None
-    _line_starts: list[int] | None = field(default=None, repr=False)
+    _lines: LineIndex | None = field(default=None, repr=False)
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of an absolute offset inside this piece."""
@@ -61,16 +61,9 @@ class Piece:
         if self.offsets is not None:
             index = min(max(local, 0), len(self.offsets) - 1)
             return self.first_line, self.offsets[index] + 1
-        if self._line_starts is None:
-            starts = [0]
-            text = self.text
-            found = text.find("\n")
-            while found >= 0:
-                starts.append(found + 1)
-                found = text.find("\n", found + 1)
-            self._line_starts = starts
-        line = bisect.bisect_right(self._line_starts, local) - 1
-        return self.first_line + line, local - self._line_starts[line] + 1
+        if self._lines is None:
+            self._lines = LineIndex(self.text, self.first_line)
+        return self._lines.position(local)
 
 
 class Pair(NamedTuple):

@@ -30,8 +30,6 @@ from pbntool.diagnostics import (
     LIN112,
     LIN114,
     LIN116,
-    SRC001,
-    SRC002,
     Diagnostic,
 )
 from pbntool.formats.lin.decode import (
@@ -55,7 +53,7 @@ from pbntool.formats.lin.lexer import (
 from pbntool.formats.lin.values import read_table_result
 from pbntool.model import Comment, CommentKind
 from pbntool.records import Record, place
-from pbntool.text.source import DecodedText, EncodingEvent
+from pbntool.text.source import DecodedText, EncodingEvent, encoding_record
 
 __all__ = [
     "CUT_TAGS",
@@ -215,14 +213,6 @@ def _link_items(first: str, rest: Iterator[str]) -> Iterator[Item | LinkStart]:
 def _encoding_records(text: DecodedText, name: str) -> Iterator[Record]:
     for event in text.events:
         yield encoding_record(event, name)
-
-
-def encoding_record(event: EncodingEvent, name: str) -> Record:
-    """The record that reports an encoding event (SRC001 or SRC002, no board)."""
-    code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
-    found = code.at(encoding=event.encoding)
-    diagnostic = Diagnostic(found.code, found.severity, found.message, name, event.line, 1)
-    return Record(None, (diagnostic,), name, event.line)
 
 
 @dataclass

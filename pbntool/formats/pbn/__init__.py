@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from pbntool.diagnostics import INT001, SRC001, SRC002, SRC004, SRC005, SRC006, Diagnostic
+from pbntool.diagnostics import INT001, SRC004, SRC005, SRC006, Diagnostic
 from pbntool.formats.pbn.decode import FileContext, SourceMap, decode_game
 from pbntool.formats.pbn.reader import (
     GameBlock,
@@ -28,7 +28,7 @@ from pbntool.formats.pbn.reader import (
 from pbntool.formats.pbn.writer import WriteOptions, dump, dumps, iter_dump
 from pbntool.model import Board
 from pbntool.records import ParseResult, Record, collect, place, strict_boards
-from pbntool.text.source import DecodedText, EncodingEvent
+from pbntool.text.source import DecodedText, EncodingEvent, encoding_record
 
 __all__ = [
     "GamePiece",
@@ -101,7 +101,7 @@ def read_pieces(pieces: Iterable[Piece], context: FileContext) -> Iterator[Recor
     name = context.name
     for piece in pieces:
         if isinstance(piece, EncodingEvent):
-            yield _encoding_record(piece, name)
+            yield encoding_record(piece, name)
             continue
         context.lf_only = piece.lf_only
         try:
@@ -109,12 +109,6 @@ def read_pieces(pieces: Iterable[Piece], context: FileContext) -> Iterator[Recor
         except Exception as error:  # a bug of ours must cost one game, not the file
             records = [_internal_error(piece.block, name, error)]
         yield from records
-
-
-def _encoding_record(event: EncodingEvent, name: str) -> Record:
-    code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
-    diagnostic = _place(code.at(encoding=event.encoding), name, event.line, 1)
-    return Record(None, (diagnostic,), name, event.line)
 
 
 def _internal_error(block: GameBlock, name: str, error: Exception) -> Record:

@@ -6,7 +6,6 @@ Inheritance (``#``, ``##``) is resolved here with the reference implementation's
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import functools
 import re
@@ -73,6 +72,7 @@ from pbntool.model import (
     Tag,
 )
 from pbntool.rules import auction_outcome
+from pbntool.text.source import LineIndex
 
 __all__ = ["DecodedGame", "FileContext", "SourceMap", "decode_game"]
 
@@ -138,7 +138,7 @@ class SourceMap:
     raw: RawGame | None = None
     """The game as parsed: every tag pair in source order with its offsets and section data
     (for edits in place, ``pbntool fix``)."""
-    _line_starts: list[int] | None = None
+    _lines: LineIndex | None = None
 
     def offset(self, path: Path | None) -> int | None:
         """Where ``path`` points in the game text (None if unknown)."""
@@ -201,16 +201,9 @@ class SourceMap:
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) in the file of a text offset."""
-        if self._line_starts is None:
-            starts = [0]
-            text = self.block.text
-            index = text.find("\n")
-            while index >= 0:
-                starts.append(index + 1)
-                index = text.find("\n", index + 1)
-            self._line_starts = starts
-        line = bisect.bisect_right(self._line_starts, offset) - 1
-        return self.block.first_line + line, offset - self._line_starts[line] + 1
+        if self._lines is None:
+            self._lines = LineIndex(self.block.text, self.block.first_line)
+        return self._lines.position(offset)
 
 
 @dataclass

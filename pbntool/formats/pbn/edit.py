@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pbntool.formats.pbn.decode import SourceMap
 from pbntool.formats.pbn.reader import RawTag
 from pbntool.formats.pbn.tags import SECTION_TAGS
+from pbntool.text.source import line_codec
 
 __all__ = ["Edit", "GameSpans", "Insertion", "apply_edits"]
 
@@ -245,14 +246,7 @@ def _first_end(lines: Lines) -> tuple[int, int] | None:
 
 def _line_codec(data: bytes, lines: Lines, line: int) -> str:
     start, stop, _end = lines[line - 1]
-    raw = data[start:stop]
-    for codec in ("utf-8", "cp1252"):
-        try:
-            raw.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        return codec
-    return "latin-1"
+    return line_codec(data[start:stop])
 
 
 def _byte_offset(data: bytes, lines: Lines, line: int, column: int) -> int:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import BinaryIO
 
-from pbntool.text.source import sniff_utf16
+from pbntool.text.source import line_codec, sniff_utf16
 
 __all__ = ["Edit", "EditKind", "LineEditor", "Refusal"]
 
@@ -145,7 +145,7 @@ def _split_physical(data: bytes, first_line: int, utf16: str | None) -> list[_Ph
     found: list[_Physical] = []
     line = first_line
     for raw in _physical_lines(data, feed, utf16 is not None):
-        codec = utf16 or _byte_codec(raw)
+        codec = utf16 or line_codec(raw)
         lines = _decode_lines(raw, codec)
         found.append(_Physical(raw, codec, lines, line))
         line += len(lines) if lines is not None else _line_count(raw, utf16)
@@ -187,18 +187,6 @@ def _decode_lines(data: bytes, codec: str) -> list[tuple[str, str]] | None:
     if start < len(text) or not lines:
         lines.append((text[start:], ""))
     return lines
-
-
-def _byte_codec(data: bytes) -> str:
-    """The codec the reader decodes a line with: UTF-8 when valid, else Windows-1252, else
-    Latin-1 (for the five bytes Windows-1252 leaves undefined)."""
-    for codec in ("utf-8", "cp1252"):
-        try:
-            data.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        return codec
-    return "latin-1"
 
 
 def _line_count(data: bytes, utf16: str | None) -> int:
