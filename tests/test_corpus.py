@@ -71,6 +71,8 @@ def _require_corpus() -> None:
 # --- the manifest and the documented differences ---------------------------------------------
 
 _GAMES = re.compile(r"\bgames=(\d+)\b")
+_CLUB_BOARDS = re.compile(r"\b(\d+) boards\b")
+"""The club manifest says "4 boards" where the main one says ``games=4``."""
 _NOT_STORED = "duplicate content, not stored again"
 
 # The manifest's games=N counts the games that carry a [Deal] tag (727 of the 729 files agree
@@ -136,7 +138,7 @@ def manifest_games() -> dict[str, int]:
             for row in csv.DictReader(stream, delimiter="\t", quoting=csv.QUOTE_NONE):
                 if row["format"] != "pbn" or _NOT_STORED in row["notes"]:
                     continue
-                match = _GAMES.search(row["notes"])
+                match = _GAMES.search(row["notes"]) or _CLUB_BOARDS.search(row["notes"])
                 games.setdefault(prefix + row["local_path"], int(match.group(1)) if match else 0)
     return games
 

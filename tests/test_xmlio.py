@@ -22,9 +22,9 @@ from lxml import etree
 from pbntool.dev.generate import random_board, random_boards
 from pbntool.diagnostics import CATALOGUE
 from pbntool.formats import Format
-from pbntool.formats.interchange import xmlread
 from pbntool.formats.writing import open_writer
 from pbntool.formats.xml import NAMESPACE, XmlWriter, dumps, iter_records
+from pbntool.formats.xml import reader as xmlread
 from pbntool.model import Board, Comment, CommentKind, Tag
 from pbntool.records import Record, validate_record
 from pbntool.text.schemas import XML_SCHEMA, schema_bytes

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbntool.model import Board, Contract, Seat
-from pbntool.rules import auction_outcome
+from pbntool.model import Board, Contract, Score, Seat, Side
+from pbntool.rules import auction_outcome, sequence_play
 from pbntool.scoring import score_ns
-from pbntool.tools.score.listing import declarer_tricks_from_play
 
-__all__ = ["BoardOutcome", "board_outcome"]
+__all__ = ["BoardOutcome", "board_outcome", "declarer_tricks_from_play", "stated_score_ns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,3 +76,29 @@ def board_outcome(board: Board) -> BoardOutcome:
     if tricks is None and contract is not None and contract.level:
         tricks = declarer_tricks_from_play(board, contract, declarer)
     return BoardOutcome(contract, declarer, tricks)
+
+
+def stated_score_ns(board: Board, declarer: Seat | None) -> int | None:
+    """The stated ``Score`` from North-South's point of view (None if it cannot be known)."""
+    stated: Score | None = board.score
+    if stated is None:
+        return None
+    side = stated.side
+    if side is None:
+        if declarer is None:
+            return 0 if stated.points == 0 else None
+        side = declarer.side
+    return stated.points if side is Side.NS else -stated.points
+
+
+def declarer_tricks_from_play(
+    board: Board, contract: Contract, declarer: Seat | None
+) -> int | None:
+    """Tricks won by declarer's side in a complete 13-trick play record, else None."""
+    if board.play is None or declarer is None or contract.strain is None:
+        return None
+    tricks = sequence_play(board.play, contract.strain.trump)
+    winners = [trick.winner for trick in tricks]
+    if len(winners) != 13 or any(winner is None for winner in winners):
+        return None
+    return sum(1 for winner in winners if winner is not None and winner.side == declarer.side)

@@ -233,7 +233,8 @@ def _recovered(
 class _Joiner:
     """Holds a LIN slice's result until the next slice of its input is back, then writes it
     if the cut between them was clean, else reads the input from the held slice's start to
-    its end in this process and drops every later slice (see ``pbntool.run.units.LinChain``)."""
+    its end in this process and drops every later slice (see
+    ``pbntool.formats.lin.split.LinChain``)."""
 
     def __init__(self, task: Task) -> None:
         self.task = task

@@ -563,7 +563,7 @@ def _declarer(board: Board) -> Seat | None:
 
 
 def _played_tricks(board: Board) -> int | None:
-    from pbntool.tools.score.listing import declarer_tricks_from_play
+    from pbntool.rules.outcome import declarer_tricks_from_play
 
     if board.contract is None:
         return None

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbntool.model import Board, Contract, Score, Seat, Side
+from pbntool.model import Board, Contract, Seat
 from pbntool.records import Record
-from pbntool.rules import auction_outcome, sequence_play
+from pbntool.rules import auction_outcome
+from pbntool.rules.outcome import declarer_tricks_from_play, stated_score_ns
 from pbntool.scoring import score_ns
 
 __all__ = ["ScoreLine", "score_board", "score_record", "stated_score_ns"]
@@ -57,19 +58,6 @@ class ScoreLine:
         return " ".join(cells) + "  " + self.file
 
 
-def stated_score_ns(board: Board, declarer: Seat | None) -> int | None:
-    """The stated ``Score`` from North-South's point of view (None if it cannot be known)."""
-    stated: Score | None = board.score
-    if stated is None:
-        return None
-    side = stated.side
-    if side is None:
-        if declarer is None:
-            return 0 if stated.points == 0 else None
-        side = declarer.side
-    return stated.points if side is Side.NS else -stated.points
-
-
 def score_board(board: Board, file: str) -> ScoreLine:
     """Contract and declarer as stated (else from the auction), result as stated (else from
     a complete play), and the duplicate score they give."""
@@ -108,19 +96,6 @@ def _computed(
     if not 0 <= tricks <= 13:
         return None
     return score_ns(contract, declarer, board.vulnerability, tricks)
-
-
-def declarer_tricks_from_play(
-    board: Board, contract: Contract, declarer: Seat | None
-) -> int | None:
-    """Tricks won by declarer's side in a complete 13-trick play record, else None."""
-    if board.play is None or declarer is None or contract.strain is None:
-        return None
-    tricks = sequence_play(board.play, contract.strain.trump)
-    winners = [trick.winner for trick in tricks]
-    if len(winners) != 13 or any(winner is None for winner in winners):
-        return None
-    return sum(1 for winner in winners if winner is not None and winner.side == declarer.side)
 
 
 def score_record(record: Record) -> ScoreLine | None:

@@ -16,8 +16,7 @@ from pbntool.deals import is_full_deal
 from pbntool.diagnostics import Diagnostic
 from pbntool.model import Action, Bid, Board, Call, Doubling, Hand, Seat, SectionEnd, Side, Suit
 from pbntool.records import Record, validate_record
-from pbntool.rules.outcome import BoardOutcome, board_outcome
-from pbntool.tools.score.listing import stated_score_ns
+from pbntool.rules.outcome import BoardOutcome, board_outcome, stated_score_ns
 from pbntool.tools.select.kinds import Kind
 
 __all__ = ["FAMILIES", "FIELDS", "BoardView", "Family", "FieldSpec", "lookup_field"]

@@ -1,0 +1,249 @@
+"""Cutting a LIN input into slices for ``-j`` (the splitter of LIN's spec).
+
+A LIN file is decoded here (so encoding notes are found exactly as the whole-file read finds
+them) and cut at the start of a line whose first pair is ``qx|``, ``md|`` or ``pn|`` (after a
+``qx`` only before ``qx|``), once about ``slice_chars()`` characters were gathered, as long as
+no segment header pair (``vg rs pw mp bn``) may have appeared; a slice carries its text as
+the decoded chunks the whole-file read lexes (the first and last cut), and starts at the
+right offset and line, so positions need no shifting.  Each slice reads its text from a new
+table and ends its last table as the next slice's first pair would; whether that pair really
+would have (the lexer had no pair open, the table was finished, no names pending, the rooms
+state as the next slice assumes) is checked before the slice's result is written: a slice's
+result waits for the next one (``Planned.hold``, ``LinChain``), and a cut that was not clean
+makes this process read the input from the held slice to its end, dropping later slices.
+Handviewer links, a file with a header in its first slices and a small file are one unit.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from pbntool.formats import Format
+from pbntool.formats.lin.reader import SliceEnd
+from pbntool.formats.split import Planned, Work, WorkOutcome, constant, slice_chars
+from pbntool.records import Record
+from pbntool.text.inputs import Input
+from pbntool.text.source import DecodedText, EncodingEvent, encoding_record
+
+__all__ = ["LinChain", "plan", "read_unit"]
+
+
+def plan(source: Input, stream: BinaryIO, head: bytes, local: bool) -> Iterator[Planned]:
+    """Slices cut before a line that starts a table (see ``LinChain``)."""
+    return _plan_lin(source, stream, local)
+
+
+def read_unit(work: Work, outcome: WorkOutcome) -> Iterator[Record]:
+    """The records of a slice (``lin``) or of the rest of an input (``lin_rest``)."""
+    return _read_lin(work, outcome)
+
+
+def _read_lin(work: Work, outcome: WorkOutcome) -> Iterator[Record]:
+    from pbntool.formats.lin.reader import SliceEnd, SliceStart, iter_lin_rest, iter_lin_slice
+
+    end = outcome.lin = SliceEnd()
+    start = work.lin or SliceStart()
+    if work.kind == "lin":
+        yield from iter_lin_slice(work.texts, work.name, work.offset, work.first_line, start, end)
+        return
+    seen_room = start.seen_room
+    if work.path:
+        with open(work.path, "rb") as stream:
+            text = DecodedText(stream)
+            yield from iter_lin_rest(text, work.name, work.offset, work.first_line, seen_room, end)
+    else:
+        text = DecodedText(io.BytesIO(work.data or b""))
+        yield from iter_lin_rest(text, work.name, work.offset, work.first_line, seen_room, end)
+
+
+@dataclass
+class LinChain:
+    """The slices of one LIN input, as the main process follows them.
+
+    A slice's result is held until the next slice is back (``Planned.hold``); then the cut
+    between them is known clean (``SliceEnd.clean``: the pair that starts the next slice
+    ends the last table of this one, from the state a new slice starts from) and the held
+    result is written.  If a cut is not clean, the input is read in this process from the
+    start of the held slice to its end (``rest``), and every later slice of it is dropped.
+    Encoding events that no table of a slice was reported after wait in ``carried`` for the
+    next table that ends, as in the whole-file read."""
+
+    name: str
+    path: str | None
+    data: bytes | None
+    failed: bool = False
+    carried: list[EncodingEvent] = field(default_factory=list)
+
+    def rest(self, work: Work | None) -> Work:
+        """From the start of ``work`` (a slice) to the end of the input, in one unit."""
+        assert work is not None
+        return Work(self.name, "lin_rest", Format.LIN, path=self.path, data=self.data,
+                    offset=work.offset, first_line=work.first_line, lin=work.lin,
+                    weight=work.weight)  # fmt: skip
+
+    def placed(self, end: SliceEnd | None, last: bool) -> tuple[list[Record], list[Record]]:
+        """The event records to write before and after a slice's own output."""
+
+        leftover = list(end.leftover) if end is not None else []
+        before: list[EncodingEvent] = []
+        if end is not None and end.fed:
+            before, self.carried = self.carried, leftover
+        else:
+            self.carried = self.carried + leftover
+        after: list[EncodingEvent] = []
+        if last:
+            after, self.carried = self.carried, []
+        return (
+            [encoding_record(event, self.name) for event in before],
+            [encoding_record(event, self.name) for event in after],
+        )
+
+
+_LIN_CUT = re.compile(r"^(qx|md|pn)\|", re.M)
+"""A line whose first pair may end the table before it (lower case only: be conservative)."""
+
+
+_LIN_HEADER = re.compile(r"(?<![a-z])(?:vg|rs|pw|mp|bn)\s*(?:\||\Z)", re.I)
+"""A segment header pair may be here (or its pipe in the next chunk): cut no more."""
+
+
+_LIN_ROOM = re.compile(r"qx", re.I)
+
+
+WHOLE_LIN_SLICES = 8
+"""A LIN input not cut within this many slices' worth of text is read as one unit."""
+
+
+LIN_SLICE_SHARE = 4
+"""LIN slices are this many times smaller than ``slice_chars()``: their text is held in this
+process until their result is back (a local file's other units are read by the workers
+themselves), and a quarter keeps the units in flight within a few MiB."""
+
+
+def _plan_lin(source: Input, stream: BinaryIO, local: bool) -> Iterator[Planned]:
+    """Slices of a LIN file cut at line starts (see ``LinChain``); handviewer links, a file
+    with a segment header before its first cut and a small file are one unit."""
+    name = source.name
+    limit = max(1, slice_chars() // LIN_SLICE_SHARE)
+    path = str(source.path) if local and source.path is not None else None
+    data: bytes | None = None
+    failure: OSError | None = None
+    if path is None:
+        chunks: list[bytes] = []
+        try:
+            while chunk := stream.read(1 << 20):
+                chunks.append(chunk)
+        except OSError as error:
+            failure = error
+        data = b"".join(chunks)
+
+    def whole() -> Planned:
+        if path is not None:
+            weight = source.size or 0
+            return Planned(name, lambda: Work(name, "path", Format.LIN, path=path, weight=weight))
+        held = data or b""
+        return Planned(name, lambda: Work(name, "bytes", Format.LIN, data=held, weight=len(held)))
+
+    size_known = len(data) if data is not None else source.size
+    if (data is not None and not data) or (size_known is not None and size_known <= limit):
+        yield whole()
+    else:
+        yield from _lin_slices(name, DecodedText(stream if data is None else io.BytesIO(data)),
+                               LinChain(name, path, data), limit, whole)  # fmt: skip
+    if failure is not None:
+        raise failure
+
+
+def _lin_slices(
+    name: str, text: DecodedText, chain: LinChain, limit: int, whole: Callable[[], Planned]
+) -> Iterator[Planned]:
+    from pbntool.formats.lin.reader import SliceStart, looks_like_links
+
+    pieces: list[str] = []
+    size = 0
+    offset, first_line, seen_room = 0, 1, False
+    position, line = 0, 1  # where the current chunk starts
+    header = room = False
+    cuts = events = 0
+
+    def unit(next_tag: str | None, next_line: int | None) -> Planned:
+        nonlocal events
+        upto = len(text.events)
+        if next_line is not None:
+            upto = events
+            while upto < len(text.events) and text.events[upto].line < next_line:
+                upto += 1
+        start = SliceStart(seen_room, next_tag, tuple(text.events[events:upto]))
+        events = upto
+        work = Work(name, "lin", Format.LIN, texts=tuple(pieces), offset=offset,
+                    first_line=first_line, lin=start, weight=size)  # fmt: skip
+        return Planned(name, lambda: work, chain=chain, hold=next_tag is not None)
+
+    for index, chunk in enumerate(text):
+        if chain.failed:
+            return  # the rest of the input is read in this process
+        if index == 0 and looks_like_links(chunk):
+            yield whole()
+            return
+        begin = 0
+        if not header:
+            found = _LIN_HEADER.search(chunk)
+            header = found is not None
+            # No cut in the chunk of the header either: the header's record is placed at the
+            # start of the chunk the whole-file read lexes it in.
+            stop = 0 if found is not None else len(chunk)
+            first_room = _LIN_ROOM.search(chunk)
+            counted, lines = 0, line  # lines: the line at offset ``counted`` of the chunk
+            for match in _LIN_CUT.finditer(chunk, 0, stop):
+                at, tag = match.start(), match.group(1)
+                if size + at - begin < limit or (at == 0 and index == 0):
+                    continue
+                if tag != "qx" and (room or (first_room is not None and first_room.start() < at)):
+                    continue  # after a qx only qx ends a table
+                if chunk.find("|", at + 3) < 0:
+                    continue  # the pair must close in this chunk (the lexer carries an open one)
+                pieces.append(chunk[begin:at])
+                size += at - begin
+                lines += chunk.count("\n", counted, at)
+                counted = at
+                next_line = lines
+                yield unit(tag, next_line)
+                cuts += 1
+                pieces, size, begin = [], 0, at
+                offset, first_line, seen_room = position + at, next_line, tag == "qx"
+            room = room or first_room is not None
+            if header and not cuts:
+                yield whole()
+                return
+            if header:
+                # From the slice in progress to the end: one unit that reads the input again
+                # (from its path, or the bytes already held) rather than text gathered here.
+                start = SliceStart(seen_room)
+                rest = Work(
+                    name,
+                    "lin_rest",
+                    Format.LIN,
+                    path=chain.path,
+                    data=chain.data,
+                    offset=offset,
+                    first_line=first_line,
+                    lin=start,
+                    weight=size,
+                )
+                yield Planned(name, constant(rest), chain=chain)
+                return
+        pieces.append(chunk[begin:] if begin else chunk)
+        size += len(chunk) - begin
+        position += len(chunk)
+        line += chunk.count("\n")
+        if not cuts and size > WHOLE_LIN_SLICES * limit and chain.path is not None:
+            yield whole()  # nothing to cut at: the worker reads the file itself
+            return
+    if not cuts:
+        yield whole()
+        return
+    yield unit(None, None)

@@ -1,0 +1,159 @@
+"""The splitter contract: how ``-j`` cuts one input into units that workers read apart.
+
+A format that can be cut names a splitter module in its ``FormatSpec`` (``splitter``); the
+module has ``plan(source, stream, head, local)``, which the main process runs to cut an input
+into ``Planned`` units (or None: read this input whole), and ``read_unit(work, outcome)``,
+which a worker runs to read one unit into records.  What a splitter must guarantee: cuts only
+where the format's reader has nothing in flight, positions (line numbers) of every record
+right in each slice, and — if the reader carries state from record to record — a way to start
+from it and check it, as PBN's does (``Planned.check``).  ``pbntool.run.units`` dispatches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pbntool.diagnostics import Diagnostic
+from pbntool.formats import Format
+from pbntool.records import Record
+from pbntool.text.inputs import Input
+
+if TYPE_CHECKING:
+    from pbntool.formats.lin.reader import SliceEnd, SliceStart
+    from pbntool.formats.lin.split import LinChain
+    from pbntool.formats.pbn.split import Carry, Tracker
+
+__all__ = [
+    "RERUNS_BEFORE_CHAINING",
+    "SLICE_CHARS",
+    "PieceData",
+    "Planned",
+    "Work",
+    "WorkOutcome",
+    "constant",
+    "done",
+    "failure_record",
+    "slice_chars",
+]
+
+
+SLICE_CHARS = 1 << 20
+"""About this much text per slice: enough work to hide the cost of sending it (~0.1 s).
+``PBNTOOL_SLICE_CHARS`` overrides it (a tuning knob; the tests use tiny slices)."""
+
+
+RERUNS_BEFORE_CHAINING = 2
+"""After this many wrong guesses in one input, its slices wait for the true state."""
+
+
+PieceData = tuple[Any, ...]
+"""A piece as plain tuples (cheap to pickle): ``("g", text, first_line, braces, lf_only)`` or
+``("e", encoding, line, from_bom)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """One unit of work as data (sent to worker processes or Dask workers).
+
+    ``kind``: ``path`` (a local file the worker reads itself), ``bytes`` (a whole input),
+    ``pbn`` (consecutive PBN pieces and the ``Carry`` they start from), ``lines`` (consecutive
+    JSON lines from ``first_line``), ``lin`` (a slice of decoded LIN text at ``offset`` and
+    ``first_line``, with its ``SliceStart``), ``lin_rest`` (a LIN input from ``offset`` to its
+    end, read again from ``path`` or ``data``), ``record`` (one record made by the planner).
+    """
+
+    name: str
+    kind: str
+    form: Format | None = None
+    path: str | None = None
+    data: bytes | None = None
+    pieces: tuple[PieceData, ...] = ()
+    carry: Carry | None = None
+    first_line: int = 1
+    record: Record | None = None
+    weight: int = 0
+    """Bytes of input (for scheduling and progress)."""
+    texts: tuple[str, ...] = ()
+    """A LIN slice: its decoded text, cut where the whole-file read cuts it into chunks."""
+    offset: int = 0
+    """Where a LIN slice starts in the decoded text."""
+    lin: SliceStart | None = None
+
+
+@dataclass(slots=True)
+class WorkOutcome:
+    """What reading a unit left besides its records: a PBN slice's end state and reads, a
+    LIN slice's end."""
+
+    carry: Carry | None = None
+    reads: dict[str, str | None] = field(default_factory=dict)
+    lin: SliceEnd | None = None
+
+
+def failure_record(name: str, diagnostic: Diagnostic, line: int | None = None) -> Record:
+    """A record of one finding about a whole input, as ``read_input`` makes it."""
+    column = None if line is None else 1
+    placed = Diagnostic(
+        diagnostic.code, diagnostic.severity, diagnostic.message, name, line, column
+    )
+    return Record(None, (placed,), name, line or 0)
+
+
+@dataclass
+class Planned:
+    """A unit as the main process holds it: how to make its ``Work`` when it is sent, and how
+    to check its result when its turn comes."""
+
+    name: str
+    make: Callable[[], Work]
+    barrier: bool = False
+    """Send only when every unit before it is written (it needs their true end state)."""
+    tracker: Tracker | None = None
+    work: Work | None = None
+    source: Input | None = None
+    """The input this unit belongs to (set by the batch)."""
+    chain: LinChain | None = None
+    """The slices of one LIN input (see ``LinChain``)."""
+    hold: bool = False
+    """Write the result only once the next unit of ``chain`` is back (the cut is checked)."""
+
+    def prepare(self) -> Work:
+        self.work = self.make()
+        return self.work
+
+    def check(self, outcome: WorkOutcome) -> Work | None:
+        """None when the result stands; else the work to run again from the true state."""
+        tracker, work = self.tracker, self.work
+        if tracker is None or work is None or work.carry is None or outcome.carry is None:
+            return None
+        if work.carry.agrees(tracker.true, outcome.reads):
+            tracker.true = tracker.true.then(outcome.carry)
+            tracker.settled += 1
+            return None
+        tracker.reruns += 1
+        self.work = dataclasses.replace(work, carry=tracker.true)
+        return self.work
+
+    def rerun_done(self, outcome: WorkOutcome) -> None:
+        assert self.tracker is not None and outcome.carry is not None
+        self.tracker.true = self.tracker.true.then(outcome.carry)
+        self.tracker.settled += 1
+
+
+def done(name: str, record: Record) -> Planned:
+    work = Work(name, "record", record=record)
+    return Planned(name, lambda: work)
+
+
+def slice_chars() -> int:
+    """The slice size in force (see ``SLICE_CHARS``)."""
+    value = os.environ.get("PBNTOOL_SLICE_CHARS", "")
+    return int(value) if value.isdigit() and int(value) > 0 else SLICE_CHARS
+
+
+def constant(work: Work) -> Callable[[], Work]:
+    return lambda: work
