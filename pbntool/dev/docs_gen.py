@@ -165,6 +165,19 @@ FAMILIES: tuple[Family, ...] = (
         "values of no known meaning, and boards too large to read safely.",
     ),
     Family(
+        "USB",
+        "USB: USEBIO results",
+        "Reading USEBIO XML results (club and tournament scoring programs): documents that are "
+        "not USEBIO, unknown event types, values that do not read, hand sets that are not a "
+        "deal.",
+    ),
+    Family(
+        "BWS",
+        "BWS: Bridgemate databases",
+        "Reading Bridgemate `.BWS` (Access) databases as untrusted input: the optional reader "
+        "missing, damaged files, result rows that do not read.",
+    ),
+    Family(
         "ARC",
         "ARC: archives, trees and output paths",
         "Reading archives and directory trees as untrusted input: corrupt archives, "
