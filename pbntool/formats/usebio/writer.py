@@ -21,7 +21,7 @@ from typing import TextIO
 
 from pbntool.diagnostics import OUT040, Diagnostic
 from pbntool.formats.usebio.mapping import element_of_tag, unquote_cell
-from pbntool.model import Board, Seat, Table
+from pbntool.model import Board, CommentKind, Seat, Table
 from pbntool.scoring.duplicate import board_dealer, board_vulnerability
 
 __all__ = ["UsebioWriter"]
@@ -234,13 +234,24 @@ def _participants(table: Table, lost: list[str]) -> list[dict[str, str]]:
     return list(_rows(table))
 
 
+_HEADER_ESCAPE = re.compile(r"\s*(?:pbn\s+\d+(?:\.\d+)?|export|content-type\s*:.*)\s*", re.I)
+
+
+def _commentary(board: Board) -> bool:
+    """Whether the board has commentary (a PBN file's own header lines do not count)."""
+    comments = [*board.commentary, *(c for tag in board.tags for c in tag.comments)]
+    return any(
+        not (c.kind is CommentKind.ESCAPE and _HEADER_ESCAPE.fullmatch(c.text)) for c in comments
+    )
+
+
 def _board_losses(board: Board) -> list[str]:
     lost = []
     if board.auction is not None:
         lost.append("the auction")
     if board.play is not None:
         lost.append("the play")
-    if board.commentary or any(tag.comments for tag in board.tags):
+    if _commentary(board):
         lost.append("commentary")
     number = board.number or 1
     if board.dealer is not None and board.dealer is not board_dealer(number):
