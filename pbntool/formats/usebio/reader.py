@@ -24,6 +24,7 @@ from typing import BinaryIO
 
 from lxml import etree
 
+from pbntool.deals import full_deal_problem
 from pbntool.diagnostics import (
     USB001,
     USB002,
@@ -547,7 +548,7 @@ def _hands(element: etree._Element, document: _Document) -> None:
     if problem is None:
         text = "N:" + " ".join(holdings[seat] for seat in "NESW")
         deal, problems, _offsets = decode_deal(text)
-        if deal is None or problems or not deal.is_complete:
+        if deal is None or problems or full_deal_problem(deal) is not None:
             problem = f"the hands {text[2:]} are not a deal"
             deal = None
     if deal is None:

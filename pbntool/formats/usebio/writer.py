@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from pbntool.diagnostics import OUT040, Diagnostic
-from pbntool.formats.usebio.mapping import element_of_tag, unquote_cell
+from pbntool.formats.usebio.mapping import KNOWN_EVENT_TYPES, element_of_tag, unquote_cell
 from pbntool.model import Board, CommentKind, Seat, Table
 from pbntool.scoring.duplicate import board_dealer, board_vulnerability
 
@@ -264,10 +264,9 @@ def _board_losses(board: Board) -> list[str]:
     other_tables = sorted({table.name for table in board.tables} - table_names)
     if other_tables:
         lost.append(f"the table(s) {', '.join(other_tables)}")
-    has_traveller = _table(board, "ScoreTable") is not None
-    skipped = set(_KEPT_TAGS) | {"Play", "Auction", "Note", *table_names, *other_tables}
-    if not has_traveller:
-        skipped |= _RESULT_TAGS
+    # The board's own result is a traveller line: one of the ScoreTable rows, or the line
+    # written for it when there is no ScoreTable.
+    skipped = {*_KEPT_TAGS, *_RESULT_TAGS, "Play", "Auction", "Note", *table_names, *other_tables}
     other = sorted(
         {
             tag.name
@@ -304,8 +303,11 @@ def _version(tags: Mapping[str, str]) -> str:
 
 def _event_type(tags: Mapping[str, str]) -> str:
     stated = tags.get("UsebioEventType", "").strip()
-    if stated:
-        return stated
+    return stated or _scoring_event_type(tags)
+
+
+def _scoring_event_type(tags: Mapping[str, str]) -> str:
+    """The event type the Scoring tag stands for."""
     scoring = tags.get("Scoring", "").strip().upper()
     if scoring in _SCORING_EVENT:
         return _SCORING_EVENT[scoring]
@@ -330,6 +332,9 @@ def _document(out: list[str], event: _Event, boards: list[_Written]) -> None:
     tags = event.tags
     version = _version(tags)
     kind = _event_type(tags)
+    # An event type outside the USEBIO list stays on EVENT; the participants and boards
+    # say what the scoring was, as Compscore does.
+    inner = kind if kind.upper() in KNOWN_EVENT_TYPES else _scoring_event_type(tags)
     out.append('<?xml version="1.0" encoding="UTF-8"?>')
     out.append(f'<!DOCTYPE USEBIO SYSTEM "usebio_v{version.replace(".", "_")}.dtd">')
     out.append(f'<USEBIO Version="{version}">')
@@ -370,9 +375,9 @@ def _document(out: list[str], event: _Event, boards: list[_Written]) -> None:
         for name, value in contact.items():
             _element(out, 4, name.removeprefix("CONTACT_"), value)
         out.append("  </CONTACT>")
-    _participants_element(out, event.participants, kind)
+    _participants_element(out, event.participants, inner)
     for board in boards:
-        _board_element(out, board, kind)
+        _board_element(out, board, inner)
     out.append("</EVENT>")
     dealt = [board for board in boards if board.deal is not None]
     if dealt:
