@@ -97,6 +97,10 @@ def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
     if len(data) > MAX_BYTES:
         yield _whole(name, BWS002.at(detail=f"larger than {MAX_BYTES >> 20} MiB"))
         return
+    truncated = _truncated(data)
+    if truncated is not None:
+        yield _whole(name, BWS002.at(detail=truncated))
+        return
     try:
         tables = read_tables(data)
     except BwsUnavailable:
@@ -106,13 +110,23 @@ def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
     except Exception as error:  # a damaged file may fail anywhere in the parser
         yield _whole(name, BWS002.at(detail=_reason(error)))
         return
-    if not tables["ReceivedData"]:
-        yield _whole(name, BWS002.at(detail="it has no ReceivedData table (no results)"))
+    if not _rows(tables["ReceivedData"]):
+        yield _whole(name, BWS002.at(detail="its ReceivedData table holds no results"))
         return
     try:
         yield from _boards(name, tables)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
         yield _whole(name, BWS002.at(detail=_reason(error)))
+
+
+def _truncated(data: bytes) -> str | None:
+    """Why the bytes cannot be a whole Jet database (they are made of whole pages)."""
+    if not data.startswith(b"\x00\x01\x00\x00Standard ") or len(data) < 0x15:
+        return "not a Microsoft Access (Jet) database"
+    page = 2048 if data[0x14] == 0 else 4096
+    if len(data) % page:
+        return f"truncated ({len(data)} bytes is not a whole number of {page}-byte pages)"
+    return None
 
 
 def _reason(error: Exception) -> str:
