@@ -58,6 +58,8 @@ def _fixture_files(paths: Iterable[Path]) -> list[Path]:
 COVERED_ELSEWHERE = {
     "SRC003": "none (needs an unreadable path; covered by the CLI tests)",
     "INT001": "none (needs a bug in pbntool; covered by the CLI tests)",
+    "BWS001": "none (needs the bws extra missing; covered by tests/test_bws.py)",
+    "USB005": "none (needs a document over 64 MiB; covered by tests/test_usebio.py)",
 }
 """Codes that no fixture can trigger, with what the page says instead of a file name."""
 

@@ -130,6 +130,8 @@ class _Document:
     problems: list[Diagnostic] = field(default_factory=list)
     """Findings of the document that belong to no board (placed already)."""
     board_problems: dict[int, list[Diagnostic]] = field(default_factory=dict)
+    root: tuple[int, int] = (1, 1)
+    """Where the root element starts (findings about the whole document point there)."""
     _lines: list[bytes] | None = None
 
     def column(self, element: etree._Element) -> int:
@@ -194,22 +196,20 @@ def _read(stream: BinaryIO, document: _Document) -> Record | None:
         except etree.XMLSyntaxError as error:
             return _syntax(document, error)
         except _NotUsebio as error:
-            return _whole(document, USB001.at(detail=str(error)))
+            return _whole(document, USB001.at(detail=str(error)), *document.root)
     try:
         parser.close()
         _events(parser, document)
     except etree.XMLSyntaxError as error:
         return _syntax(document, error)
     except _NotUsebio as error:
-        return _whole(document, USB001.at(detail=str(error)))
-    if not document.event_seen:
-        return _whole(document, USB001.at(detail="it has no EVENT element"))
-    return None
+        return _whole(document, USB001.at(detail=str(error)), *document.root)
+    return _ended(document)
 
 
 def _ended(document: _Document) -> Record | None:
     if not document.event_seen:
-        return _whole(document, USB001.at(detail="it has no EVENT element"))
+        return _whole(document, USB001.at(detail="it has no EVENT element"), *document.root)
     return None
 
 
@@ -280,6 +280,7 @@ def _events(parser: etree.XMLPullParser, document: _Document) -> None:
 def _start(element: etree._Element, document: _Document) -> None:
     parent = element.getparent()
     if parent is None:
+        document.root = (element.sourceline or 1, document.column(element))
         if element.tag != "USEBIO":
             raise _NotUsebio(f"the root element is <{element.tag}>")
         document.version = element.get("Version") or element.get("VERSION")

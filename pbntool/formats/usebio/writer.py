@@ -137,7 +137,7 @@ class UsebioWriter:
         if totals is not None and not self._event.participants:
             self._event.participants = _participants(totals, lost)
         lost.extend(_board_losses(board))
-        return [_loss(board, what) for what in lost]
+        return [_loss(board, ", ".join(lost))] if lost else []
 
     def close(self) -> None:
         """Write the document (an event with no boards when none was written)."""
@@ -151,7 +151,7 @@ class UsebioWriter:
 
 
 def _loss(board: Board, what: str) -> Diagnostic:
-    diagnostic = OUT040.at(what=what)
+    diagnostic = OUT040.at(("tag", "Board"), what=what)
     return Diagnostic(
         diagnostic.code,
         diagnostic.severity,
