@@ -134,9 +134,7 @@ def test_broken_files_are_one_finding(data: bytes, detail: str) -> None:
     derandomize=True,
 )
 @given(
-    st.lists(
-        st.tuples(st.integers(0, 1124351), st.integers(0, 255)), min_size=1, max_size=40
-    ),
+    st.lists(st.tuples(st.integers(0, 1124351), st.integers(0, 255)), min_size=1, max_size=40),
     st.sampled_from([None, 2048 * 100, 2048 * 300, 2048 * 500]),
 )
 def test_mutated_bytes_never_raise(changes: list[tuple[int, int]], cut: int | None) -> None:

@@ -107,7 +107,9 @@ def test_small_document_gives_the_board_its_traveller_standings_and_event_tags()
     assert codes(records) == []
     (board,) = boards(records)
     assert board.number == 1 and board.tag("Dealer") == "N" and board.tag("Vulnerable") == "None"
-    assert board.tag("Deal") == "N:KQ986.2.T542.K93 AT3.AKQ65.QJ9.T2 J42.T4.K763.QJ87 75.J9873.A8.A654"
+    assert (
+        board.tag("Deal") == "N:KQ986.2.T542.K93 AT3.AKQ65.QJ9.T2 J42.T4.K763.QJ87 75.J9873.A8.A654"
+    )
     assert board.tag("Event") == "Tuesday Pairs"
     assert board.tag("Site") == "Example BC"
     assert board.tag("Date") == "2025.12.02"

@@ -201,7 +201,7 @@ def _boards(name: str, tables: dict[str, Columns]) -> Iterator[Record]:
         tags.append(Tag("Scoring", "MP"))
         if session_name:
             tags.append(Tag("BwsSession", session_name))
-        board = Board(
+        model = Board(
             tags=tuple(tags),
             number=number,
             dealer=dealer,
@@ -211,7 +211,7 @@ def _boards(name: str, tables: dict[str, Columns]) -> Iterator[Record]:
         )
         problems = tuple(problem for result in rows for problem in result.problems)
         # A binary file has no lines: a board is placed at its first ReceivedData row.
-        yield Record(board, problems, name, min(result.row for result in rows))
+        yield Record(model, problems, name, min(result.row for result in rows))
 
 
 def _latest(rows: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
@@ -251,7 +251,9 @@ def _pair_names(tables: dict[str, Columns]) -> dict[tuple[int | None, int | None
     return names
 
 
-def _hand_records(tables: dict[str, Columns], letters: dict[int | None, str]) -> dict[tuple[str, int], Deal]:
+def _hand_records(
+    tables: dict[str, Columns], letters: dict[int | None, str]
+) -> dict[tuple[str, int], Deal]:
     deals: dict[tuple[str, int], Deal] = {}
     for row in _rows(tables["HandRecord"]):
         board = _int(row.get("Board"))
@@ -259,8 +261,10 @@ def _hand_records(tables: dict[str, Columns], letters: dict[int | None, str]) ->
             continue
         hands = []
         for seat in ("North", "East", "South", "West"):
-            suits = [_text(row.get(seat + suit)).upper().replace("10", "T") for suit in
-                     ("Spades", "Hearts", "Diamonds", "Clubs")]
+            suits = [
+                _text(row.get(seat + suit)).upper().replace("10", "T")
+                for suit in ("Spades", "Hearts", "Diamonds", "Clubs")
+            ]
             hands.append(".".join(suit.replace(" ", "") for suit in suits))
         deal, problems, _offsets = decode_deal("N:" + " ".join(hands))
         if deal is not None and not problems and deal.is_complete:
@@ -311,12 +315,18 @@ def _result(
         return result
     found = _CONTRACT.fullmatch(text)
     declarer_text = _text(row.get("NS/EW")).upper()
-    declarer = Seat.from_letter(declarer_text) if declarer_text in _SEAT_LETTERS and declarer_text else None
+    declarer = (
+        Seat.from_letter(declarer_text)
+        if declarer_text in _SEAT_LETTERS and declarer_text
+        else None
+    )
     if found is None:
         bad("the contract", row.get("Contract"), "the row has no result")
         cells.update(Contract="", Declarer="", Result="", Score_NS="")
         return result
-    contract = Contract(int(found.group(1)), _STRAINS[found.group(2)], _DOUBLING[found.group(3) or ""])
+    contract = Contract(
+        int(found.group(1)), _STRAINS[found.group(2)], _DOUBLING[found.group(3) or ""]
+    )
     cells["Contract"] = str(contract)
     if declarer is None:
         bad("the declarer (NS/EW)", row.get("NS/EW"))
@@ -372,8 +382,12 @@ _SCORE_COLUMNS = (
 
 def _score_table(rows: list[_Result]) -> Table:
     present = {key for row in rows for key, value in row.cells.items() if value or key == "Result"}
-    columns = [column for column in _SCORE_COLUMNS if column in present or column in (
-        "PairId_NS", "PairId_EW", "Contract", "Declarer", "Result", "Score_NS")]
+    columns = [
+        column
+        for column in _SCORE_COLUMNS
+        if column in present
+        or column in ("PairId_NS", "PairId_EW", "Contract", "Declarer", "Result", "Score_NS")
+    ]
     table_columns = tuple(TableColumn(column) for column in columns)
     cells = tuple(tuple(quote_cell(row.cells.get(column)) for column in columns) for row in rows)
     return Table("ScoreTable", ";".join(columns), table_columns, cells)

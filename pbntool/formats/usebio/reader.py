@@ -229,8 +229,8 @@ def _whole(document: _Document, diagnostic: Diagnostic, line: int = 1, column: i
 
 
 def _syntax(document: _Document, error: etree.XMLSyntaxError) -> Record:
-    line, column = error.position if error.position else (1, 1)
-    detail = str(error.msg or error).split(" (line")[0]
+    line, column = error.position
+    detail = str(error).split(", line ")[0]
     return _whole(document, XML001.at(detail=detail), max(line, 1), max(column, 1))
 
 
@@ -278,11 +278,11 @@ def _events(parser: etree.XMLPullParser, document: _Document) -> None:
 
 
 def _start(element: etree._Element, document: _Document) -> None:
-    parent = element.getparent()
+    parent: etree._Element | None = element.getparent()
     if parent is None:
         document.root = (element.sourceline or 1, document.column(element))
         if element.tag != "USEBIO":
-            raise _NotUsebio(f"the root element is <{element.tag}>")
+            raise _NotUsebio(f"the root element is <{element.tag!s}>")
         document.version = element.get("Version") or element.get("VERSION")
     elif element.tag == "EVENT" and parent.getparent() is None:
         document.event_seen = True
@@ -399,8 +399,12 @@ def _board(element: etree._Element, document: _Document) -> None:
     if not number_text.isdigit() or int(number_text) < 1:
         detail = "not a board number"
         document.report(
-            USB003.at(element="BOARD_NUMBER", value=f'"{number_text}"', detail=detail,
-                      action="the board is skipped"),
+            USB003.at(
+                element="BOARD_NUMBER",
+                value=f'"{number_text}"',
+                detail=detail,
+                action="the board is skipped",
+            ),
             element,
             None,
         )
@@ -467,7 +471,9 @@ def _played(
     def bad(name: str, detail: str) -> None:
         child = element.find(name)
         finding = USB003.at(
-            element=name, value=f'"{values.get(name, "")}"', detail=detail,
+            element=name,
+            value=f'"{values.get(name, "")}"',
+            detail=detail,
             action="the cell is left empty",
         )
         document.report(finding, child if child is not None else element, number)
@@ -721,7 +727,7 @@ def _score_table(board: _Board) -> Table:
 def _total_table(document: _Document, scoring: str | None, kind: str) -> Table:
     if scoring == "MP":
         total = "TotalMP"
-    elif scoring is not None and scoring.startswith("IMP") or kind in TEAM_EVENT_TYPES:
+    elif (scoring is not None and scoring.startswith("IMP")) or kind in TEAM_EVENT_TYPES:
         total = "TotalIMP"
     else:
         total = "TotalScore"

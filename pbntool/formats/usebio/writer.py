@@ -194,7 +194,7 @@ def _table_lines(table: Table, lost: list[str]) -> list[dict[str, str]]:
     ]
     if dropped:
         lost.append(f"the ScoreTable column(s) {', '.join(dropped)}")
-    lines = []
+    lines: list[dict[str, str]] = []
     for cells in _rows(table):
         count = cells.get("Multiplicity", "")
         times = int(count) if count.isdigit() and 1 <= int(count) <= 1000 else 1
@@ -271,7 +271,9 @@ def _board_losses(board: Board) -> list[str]:
         {
             tag.name
             for tag in board.tags
-            if tag.name not in skipped and element_of_tag(tag.name) is None and tag.value.strip()
+            if tag.name not in skipped
+            and element_of_tag(tag.name) is None
+            and tag.value.strip()
             and tag.value.strip() not in ("?", "-", "#")
         }
     )
@@ -338,7 +340,11 @@ def _document(out: list[str], event: _Event, boards: list[_Written]) -> None:
     out.append('<?xml version="1.0" encoding="UTF-8"?>')
     out.append(f'<!DOCTYPE USEBIO SYSTEM "usebio_v{version.replace(".", "_")}.dtd">')
     out.append(f'<USEBIO Version="{version}">')
-    extra = {element_of_tag(name): value for name, value in tags.items() if element_of_tag(name)}
+    extra: dict[str, str] = {}
+    for name, value in tags.items():
+        element = element_of_tag(name)
+        if element is not None:
+            extra[element] = value
     extra.pop("VERSION", None)
     extra.pop("EVENT_TYPE", None)
     extra.pop("BOARD_AVERAGE", None)
@@ -346,7 +352,7 @@ def _document(out: list[str], event: _Event, boards: list[_Written]) -> None:
     site = tags.get("Site", "")
     club = extra.pop("CLUB_NAME", None)
     _element(out, 2, "CLUB_NAME", club if club is not None else site)
-    _element(out, 2, "CLUB_ID_NUMBER", extra.pop("CLUB_ID_NUMBER", None) or "")
+    _element(out, 2, "CLUB_ID_NUMBER", extra.pop("CLUB_ID_NUMBER", ""))
     out.append("</CLUB>")
     out.append(f'<EVENT EVENT_TYPE="{_attribute(kind)}">')
     description = extra.pop("EVENT_DESCRIPTION", None)
@@ -357,11 +363,11 @@ def _document(out: list[str], event: _Event, boards: list[_Written]) -> None:
     extra.setdefault("PROGRAM_NAME", "pbntool")
     date = _date(tags.get("Date", ""), version)
     extra.pop("DATE", None)
-    contact = {name: value for name, value in extra.items() if name and name.startswith("CONTACT_")}
+    contact = {name: value for name, value in extra.items() if name.startswith("CONTACT_")}
     for name in contact:
         extra.pop(name)
     for name, value in extra.items():
-        if name is not None and name not in _EVENT_FIRST:
+        if name not in _EVENT_FIRST:
             if name == "DATE":
                 continue
             _element(out, 2, name, value)
@@ -410,7 +416,9 @@ def _participant(out: list[str], cells: dict[str, str], teams: bool, individual:
     names = [name.strip() for name in re.split(r"\s*[&;]\s*", cells.get("Names", ""))]
     names = [name for name in names if name]
     if teams:
-        attributes = f'TEAM_ID="{_attribute(pair_id)}" TEAM_NAME="{_attribute(cells.get("TeamName", ""))}"'
+        attributes = (
+            f'TEAM_ID="{_attribute(pair_id)}" TEAM_NAME="{_attribute(cells.get("TeamName", ""))}"'
+        )
         out.append(f"    <TEAM {attributes}>")
     elif individual:
         out.append("    <PLAYER>")
@@ -482,9 +490,9 @@ def _board_element(out: list[str], board: _Written, kind: str) -> None:
             if cells.get(column):
                 _element(out, 6, element, cells[column])
         for name, value in cells.items():
-            element = element_of_tag(name)
-            if element is not None:
-                _element(out, 6, element, value)
+            other = element_of_tag(name)
+            if other is not None:
+                _element(out, 6, other, value)
         out.append("    </TRAVELLER_LINE>")
     out.append("  </BOARD>")
 
@@ -493,9 +501,11 @@ def _arbitral(cells: dict[str, str]) -> str | None:
     ns, ew = cells.get("Percentage_NS", ""), cells.get("Percentage_EW", "")
     if not (ns.startswith("^") or ew.startswith("^")) or cells.get("Contract"):
         return None
+
     def percent(text: str, other: str) -> str:
         value = text.lstrip("^") or str(100 - int(other.lstrip("^") or 50))
         return value.split(".")[0].zfill(2)
+
     return "A" + percent(ns, ew) + percent(ew, ns)
 
 
