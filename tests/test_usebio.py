@@ -331,3 +331,69 @@ def test_cli_converts_and_validates_usebio(tmp_path: Path) -> None:
     broken.write_bytes(SMALL.replace(b"<TRICKS>8</TRICKS>", b"<TRICKS>eight</TRICKS>"))
     found = pbntool_run("validate", broken)
     assert found.code == 0 and "warning USB003" in found.text
+
+
+TEAMS = b"""<?xml version="1.0"?>
+<USEBIO Version="1.3">
+<EVENT EVENT_TYPE="TEAMS">
+  <EVENT_DESCRIPTION>Club teams</EVENT_DESCRIPTION>
+  <DATE>2025-07-30</DATE>
+  <PARTICIPANTS>
+    <TEAM TEAM_ID="1" TEAM_NAME="Aces"><PLACE>1</PLACE><TOTAL_SCORE>7</TOTAL_SCORE>
+      <PLAYER><PLAYER_NAME>Ann</PLAYER_NAME></PLAYER><PLAYER><PLAYER_NAME>Bob</PLAYER_NAME></PLAYER>
+    </TEAM>
+    <TEAM TEAM_ID="2" TEAM_NAME="Kings"><PLACE>2</PLACE><TOTAL_SCORE>-7</TOTAL_SCORE>
+      <PLAYER><PLAYER_NAME>Ed</PLAYER_NAME></PLAYER><PLAYER><PLAYER_NAME>Flo</PLAYER_NAME></PLAYER>
+    </TEAM>
+  </PARTICIPANTS>
+  <MATCH>
+    <ROUND_NUMBER>1</ROUND_NUMBER><TEAM>1</TEAM><OPPOSING_TEAM>2</OPPOSING_TEAM>
+    <BOARD><BOARD_NUMBER>1</BOARD_NUMBER><IMPS>7</IMPS>
+      <TRAVELLER_LINE><DIRECTION>NS</DIRECTION><CONTRACT>4S</CONTRACT><PLAYED_BY>N</PLAYED_BY>
+        <TRICKS>10</TRICKS><SCORE>420</SCORE></TRAVELLER_LINE>
+      <TRAVELLER_LINE><DIRECTION>EW</DIRECTION><CONTRACT>2S</CONTRACT><PLAYED_BY>N</PLAYED_BY>
+        <TRICKS>9</TRICKS><SCORE>140</SCORE></TRAVELLER_LINE>
+    </BOARD>
+  </MATCH>
+</EVENT>
+</USEBIO>
+"""
+
+
+def test_teams_match_lines_name_the_teams_that_sat_each_way() -> None:
+    records = read(TEAMS)
+    assert codes(records) == []
+    (board,) = boards(records)
+    assert board.tag("Scoring") == "IMP" and board.tag("Date") == "2025.07.30"
+    rows = table_rows(board, "ScoreTable")
+    assert [(row["PairId_NS"], row["PairId_EW"], row["Score_NS"]) for row in rows] == [
+        ("1", "2", "420"),
+        ("2", "1", "140"),
+    ]
+    totals = table_rows(board, "TotalScoreTable")
+    assert totals[0]["TeamName"] == "Aces" and totals[0]["TotalIMP"] == "7"
+    text, _lost = write([board])
+    assert '<TEAM TEAM_ID="1" TEAM_NAME="Aces">' in text
+    again = boards(read(text.encode()))[0]
+    assert table_rows(again, "ScoreTable") == rows
+
+
+def test_individual_participants_are_players() -> None:
+    data = (
+        b'<USEBIO Version="1.2"><EVENT EVENT_TYPE="INDIVIDUAL"><PARTICIPANTS>'
+        b"<PLAYER><PLAYER_NUMBER>7</PLAYER_NUMBER><PLAYER_NAME>Ann Able</PLAYER_NAME>"
+        b"<TOTAL_SCORE>10</TOTAL_SCORE><PERCENTAGE>55.5</PERCENTAGE><PLACE>1</PLACE></PLAYER>"
+        b"</PARTICIPANTS><BOARD><BOARD_NUMBER>3</BOARD_NUMBER><TRAVELLER_LINE>"
+        b"<NS_PAIR_NUMBER>7</NS_PAIR_NUMBER><EW_PAIR_NUMBER>8</EW_PAIR_NUMBER>"
+        b"<CONTRACT>3NT</CONTRACT><PLAYED_BY>S</PLAYED_BY><TRICKS>9</TRICKS><SCORE>600</SCORE>"
+        b"</TRAVELLER_LINE></BOARD></EVENT></USEBIO>"
+    )
+    (board,) = boards(read(data))
+    assert board.tag("Scoring") == "MP" and board.tag("Vulnerable") == "EW"
+    (player,) = table_rows(board, "TotalScoreTable")
+    assert player["PairId"] == "7" and player["Names"] == '"Ann Able"'
+    text, _lost = write([board])
+    assert (
+        "<PLAYER_NUMBER>7</PLAYER_NUMBER>" in text and "<PLAYER_NAME>Ann Able</PLAYER_NAME>" in text
+    )
+    assert table_rows(boards(read(text.encode()))[0], "TotalScoreTable") == [player]
