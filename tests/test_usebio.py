@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbntool.formats import Format, detect_format
 from pbntool.formats.pbn import iter_records as pbn_records
@@ -397,3 +399,18 @@ def test_individual_participants_are_players() -> None:
         "<PLAYER_NUMBER>7</PLAYER_NUMBER>" in text and "<PLAYER_NAME>Ann Able</PLAYER_NAME>" in text
     )
     assert table_rows(boards(read(text.encode()))[0], "TotalScoreTable") == [player]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    st.lists(st.tuples(st.integers(0, len(SMALL) - 1), st.integers(0, 255)), max_size=12),
+    st.integers(0, len(SMALL)),
+)
+def test_mutated_documents_never_raise(changes: list[tuple[int, int]], cut: int) -> None:
+    data = bytearray(SMALL)
+    for offset, value in changes:
+        data[offset] = value
+    for record in read(bytes(data[:cut])):
+        for diagnostic in record.diagnostics:
+            assert diagnostic.line is not None and diagnostic.line >= 1, diagnostic
+            assert diagnostic.column is not None and diagnostic.column >= 1, diagnostic
