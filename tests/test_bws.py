@@ -159,6 +159,10 @@ def test_cli_validate_and_convert_a_bws(tmp_path: Path) -> None:
     assert "27 boards" in run.err
     converted = pbntool_run("convert", BWS, "--to", "pbn")
     assert converted.code == 0 and converted.text.count("[ScoreTable ") == 27
+    forced = pbntool_run("validate", "--from", "bws", BWS)
+    assert forced.code == 0, forced.err
+    refused = pbntool_run("convert", TWIN, "--to", "bws")
+    assert refused.code == 2  # read only: not a --to choice
     broken = tmp_path / "broken.bws"
     broken.write_bytes(BWS.read_bytes()[:5000])
     found = pbntool_run("validate", broken)
