@@ -860,6 +860,15 @@ OUT016 = _code(
     "LIN has no escapes: `|` becomes `/`, line breaks spaces, commas in names spaces.",
 )
 
+OUT040 = _code(
+    "OUT040",
+    WARNING,
+    "USEBIO has no place for {what}; dropped",
+    "What a USEBIO document cannot carry: the auction, the play (but the lead), commentary and "
+    "notes, the seats' names at one table, room and round, double-dummy tables, other tags, "
+    "and a dealer or vulnerability that is not the board number's.",
+)
+
 # --- JSN and XML: reading JSON and XML records -------------------------------------------------
 # JSN: JSON records (JSON Lines, pretty-printed records, or one array of records).
 JSN001 = _code(
@@ -1015,6 +1024,63 @@ XML012 = _code(
     WARNING,
     "text {text} inside <{owner}> ignored",
     "Character data where the vocabulary has only elements.",
+)
+
+# --- USB and BWS: club results (USEBIO XML, Bridgemate databases) -------------------------------
+USB001 = _code(
+    "USB001",
+    ERROR,
+    "not a USEBIO document: {detail}",
+    "The root element is not `USEBIO`, or it holds no `EVENT`: there are no results to read.",
+)
+USB002 = _code(
+    "USB002",
+    WARNING,
+    "event type {value} is not a USEBIO event type; {action}",
+    "An `EVENT_TYPE` outside the USEBIO list (`MP_PAIRS`, `BUTLER_PAIRS`, `CROSS_IMP`, `PAIRS`, "
+    "`TEAMS`, …): the boards' own event type or scoring method is used when they give one.",
+)
+USB003 = _code(
+    "USB003",
+    WARNING,
+    "<{element}> {value}: {detail}; {action}",
+    "A traveller, participant or hand value of no known meaning (a contract, seat, trick "
+    "count, score or lead that does not read): the cell is left empty, the rest is kept.",
+)
+USB004 = _code(
+    "USB004",
+    WARNING,
+    "HANDSET board {board}: {detail}; the deal is left out",
+    "A hand set whose four hands are not a deal (a card twice, a hand of the wrong size, a "
+    "seat missing or repeated).",
+)
+USB005 = _code(
+    "USB005",
+    ERROR,
+    "the document is larger than {limit}; the rest of it is not read",
+    "USEBIO is read whole before the boards are written (the hands come after the results): "
+    "inputs above the limit are cut there.",
+)
+BWS001 = _code(
+    "BWS001",
+    ERROR,
+    "cannot read a Bridgemate database without the access-parser package: "
+    "pip install 'pbntool[bws]'",
+    "A `.BWS` input when the optional `bws` extra is not installed; nothing of it is read.",
+)
+BWS002 = _code(
+    "BWS002",
+    ERROR,
+    "not a readable Bridgemate database: {detail}",
+    "A truncated or damaged Access file, or one without a `ReceivedData` table: nothing of "
+    "it is read.",
+)
+BWS003 = _code(
+    "BWS003",
+    WARNING,
+    "ReceivedData row {row} (table {table}, round {round}, board {board}): {detail}; {action}",
+    "A result row whose contract, declarer, result or lead does not read: the row is kept "
+    "without the value.",
 )
 
 # --- ARC: archives, directory trees and output paths (inputs at scale) ---------------------

@@ -59,6 +59,29 @@ def _pbn_files() -> list[str]:
 
 
 PBN_FILES = _pbn_files()
+
+
+def _club_result_files() -> dict[str, int]:
+    """The USEBIO and BWS samples of ``corpus/club`` (read by their own readers), with the
+    boards each gives: ``validate`` and ``convert`` over the corpus read them too."""
+    from pbntool.formats import Format, read_input
+    from pbntool.text.inputs import Input
+
+    manifest = CORPUS / "club" / "MANIFEST.tsv"
+    if not manifest.is_file():
+        return {}
+    found: dict[str, int] = {}
+    with manifest.open(encoding="utf-8") as stream:
+        for row in csv.DictReader(stream, delimiter="\t"):
+            if row["format"] not in (Format.USEBIO.value, Format.BWS.value):
+                continue
+            path = CORPUS / "club" / row["local_path"]
+            if path.is_file():
+                records = read_input(Input(str(path), path))
+                found[str(path)] = sum(1 for record in records if record.board is not None)
+    return found
+
+
 _NO_CORPUS = pytest.mark.skip(reason=f"corpus not found at {CORPUS} (set PBNTOOL_CORPUS)")
 FILE_PARAMS: list[object] = [*PBN_FILES] or [pytest.param("<no corpus>", marks=_NO_CORPUS)]
 
@@ -299,7 +322,7 @@ def test_cli_validate_whole_corpus() -> None:
     assert "Traceback" not in done.stdout
     assert done.returncode in (0, 1), done.stderr[-2000:]
 
-    corpus_files = {str(CORPUS / relative) for relative in PBN_FILES}
+    corpus_files = {str(CORPUS / relative) for relative in PBN_FILES} | set(_club_result_files())
     # split("\n"), not splitlines(): messages may quote U+2028 or U+0085, which JSON keeps.
     lines = done.stdout.split("\n")
     assert lines.pop() == "", "output must end with a line end"
@@ -337,4 +360,5 @@ def test_cli_convert_whole_corpus_to_json(tmp_path: Path) -> None:
             count += 1
     # The directory holds LIN files too (their own tests are in test_lin_corpus.py).
     lin_boards = sum(len(lin.parse(path.read_bytes()).boards) for path in CORPUS.rglob("*.lin"))
-    assert count == sum(expected_boards(relative) for relative in PBN_FILES) + lin_boards
+    club = sum(_club_result_files().values())
+    assert count == sum(expected_boards(relative) for relative in PBN_FILES) + lin_boards + club

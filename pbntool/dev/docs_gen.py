@@ -58,6 +58,8 @@ def _fixture_files(paths: Iterable[Path]) -> list[Path]:
 COVERED_ELSEWHERE = {
     "SRC003": "none (needs an unreadable path; covered by the CLI tests)",
     "INT001": "none (needs a bug in pbntool; covered by the CLI tests)",
+    "BWS001": "none (needs the bws extra missing; covered by tests/test_bws.py)",
+    "USB005": "none (needs a document over 64 MiB; covered by tests/test_usebio.py)",
 }
 """Codes that no fixture can trigger, with what the page says instead of a file name."""
 
@@ -163,6 +165,19 @@ FAMILIES: tuple[Family, ...] = (
         "Reading documents of the pbntool XML vocabulary (docs/xml.md) as untrusted input: "
         "syntax errors, refused document type declarations, unknown elements and attributes, "
         "values of no known meaning, and boards too large to read safely.",
+    ),
+    Family(
+        "USB",
+        "USB: USEBIO results",
+        "Reading USEBIO XML results (club and tournament scoring programs): documents that are "
+        "not USEBIO, unknown event types, values that do not read, hand sets that are not a "
+        "deal.",
+    ),
+    Family(
+        "BWS",
+        "BWS: Bridgemate databases",
+        "Reading Bridgemate `.BWS` (Access) databases as untrusted input: the optional reader "
+        "missing, damaged files, result rows that do not read.",
     ),
     Family(
         "ARC",

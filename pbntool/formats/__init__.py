@@ -54,6 +54,8 @@ class Format(StrEnum):
     JSON = "json"
     XML = "xml"
     TEXT = "text"
+    USEBIO = "usebio"
+    BWS = "bws"
 
 
 RecordReader = Callable[[BinaryIO, str], Iterator[Record]]
@@ -133,6 +135,22 @@ SPECS: tuple[FormatSpec, ...] = (
         reader="pbntool.formats.xml:iter_records",
         writer="pbntool.formats.xml:XmlWriter",
         sniff="pbntool.formats.sniffing:sniff_xml",
+    ),
+    FormatSpec(
+        Format.USEBIO,
+        "USEBIO XML results",
+        (".xml",),
+        reader="pbntool.formats.usebio:iter_records",
+        writer="pbntool.formats.usebio:UsebioWriter",
+        sniff="pbntool.formats.usebio:sniff_usebio",
+        walk_suffixes=(),
+    ),
+    FormatSpec(
+        Format.BWS,
+        "Bridgemate database (BWS)",
+        (".bws",),
+        reader="pbntool.formats.bws:iter_records",
+        sniff="pbntool.formats.bws.sniff:sniff_bws",
     ),
     FormatSpec(
         Format.TEXT,

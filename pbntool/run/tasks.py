@@ -45,7 +45,9 @@ __all__ = [
 Finding = tuple[str, int, bool]
 """A counted diagnostic: (code, severity, whether it means an input was not read)."""
 
-UNREAD_CODES = frozenset({"SRC003", "INT001", "ARC001", "ARC002", "ARC003", "ARC005", "ARC006"})
+UNREAD_CODES = frozenset(
+    {"SRC003", "INT001", "ARC001", "ARC002", "ARC003", "ARC005", "ARC006", "BWS001"}
+)
 """Codes that, at no line, mean an input (or the rest of one) could not be read: exit 2."""
 OUTPUT_CODES = frozenset({"ARC007"})
 

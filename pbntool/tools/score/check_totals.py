@@ -123,18 +123,33 @@ def _check_ranks(
     if column is None:
         return
     merits = [value[1] if (value := _number(row, column)) is not None else None for row in rows]
-    for row, merit in zip(rows, merits, strict=True):
+    # A two-winner movement ranks North-South and East-West apart: with a Direction column,
+    # a row is ranked among the rows of its own direction.
+    groups = [_direction(row) for row in rows]
+    for row, merit, group in zip(rows, merits, groups, strict=True):
         rank = _number(row, "Rank")
         if rank is None or merit is None:
             continue
-        computed = 1 + sum(1 for other in merits if other is not None and other > merit)
+        field = [
+            other
+            for other, other_group in zip(merits, groups, strict=True)
+            if other is not None and other_group == group
+        ]
+        computed = 1 + sum(1 for other in field if other > merit)
         # Equal as written, the rows may still differ beyond the written decimals: any rank
         # from the best to the worst of the tied rows is right.
-        lowest = sum(1 for other in merits if other is not None and other >= merit)
+        lowest = sum(1 for other in field if other >= merit)
         agreed = computed <= rank[1] <= lowest
         checked.append((game.key.file, agreed, "EVT009"))
         if not agreed:
             _report(game, rank[0], "Rank", computed, f"the order of {column}", diagnostics)
+
+
+def _direction(row: Mapping[str, Stated]) -> str:
+    """``NS`` or ``EW`` from a row's Direction cell; empty for a one-winner row."""
+    cell = row.get("Direction")
+    text = "" if cell is None else cell.text.strip().upper()
+    return text if text in ("NS", "EW") else ""
 
 
 _STANDING_COLUMNS = {
