@@ -181,3 +181,15 @@ def test_the_public_api_is_reachable() -> None:
     for name in pbntool.__all__:
         assert getattr(pbntool, name) is not None, name
     assert pbntool.pbn.parse is not None and pbntool.event.compute is not None
+
+
+def test_detecting_a_format_imports_no_reader() -> None:
+    """Every sniffer lives in a light module: detecting PBN must not import lxml or a BWS
+    library (the readers are imported when an input of their format is read)."""
+    code = (
+        "import sys; from pbntool.formats import detect_format; "
+        "print(detect_format(b'[Event \"x\"]'), "
+        "sorted(m for m in sys.modules if m.split('.')[0] in ('lxml', 'access_parser')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "pbn []"

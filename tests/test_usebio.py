@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 
 from pbntool.formats import Format, detect_format
 from pbntool.formats.pbn import iter_records as pbn_records
-from pbntool.formats.usebio import UsebioWriter, iter_records, sniff_usebio
 from pbntool.formats.usebio.mapping import element_of_tag, tag_of_element
+from pbntool.formats.usebio.reader import iter_records
+from pbntool.formats.usebio.sniff import sniff_usebio
+from pbntool.formats.usebio.writer import UsebioWriter
 from pbntool.model import Board
 from pbntool.records import Record
 from tests.conftest import CORPUS

@@ -140,9 +140,9 @@ SPECS: tuple[FormatSpec, ...] = (
         Format.USEBIO,
         "USEBIO XML results",
         (".xml",),
-        reader="pbntool.formats.usebio:iter_records",
-        writer="pbntool.formats.usebio:UsebioWriter",
-        sniff="pbntool.formats.usebio:sniff_usebio",
+        reader="pbntool.formats.usebio.reader:iter_records",
+        writer="pbntool.formats.usebio.writer:UsebioWriter",
+        sniff="pbntool.formats.usebio.sniff:sniff_usebio",
         walk_suffixes=(),
     ),
     FormatSpec(

@@ -1,9 +1,5 @@
-"""USEBIO XML results (``docs/conversions.md``): reader, writer and sniffer."""
+"""USEBIO XML results (``docs/conversions.md``): ``reader``, ``writer`` and ``sniff``.
 
-from __future__ import annotations
-
-from pbntool.formats.usebio.reader import iter_records
-from pbntool.formats.usebio.sniff import sniff_usebio
-from pbntool.formats.usebio.writer import UsebioWriter
-
-__all__ = ["UsebioWriter", "iter_records", "sniff_usebio"]
+Nothing is imported here: detection imports ``sniff`` for every input, and must not pay for
+lxml (the spec names ``reader:iter_records`` and ``writer:UsebioWriter``).
+"""
