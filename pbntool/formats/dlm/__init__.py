@@ -134,7 +134,9 @@ def iter_records(stream: BinaryIO, name: str) -> Iterator[Record]:
     """The boards From board..To board of a DLM file, each at its ``Board NN=`` line."""
     lines, starts, cut = _lines(stream)
 
-    def record(board: Board | None, found: list[Diagnostic], line: int, number: int | None = None) -> Record:
+    def record(
+        board: Board | None, found: list[Diagnostic], line: int, number: int | None = None
+    ) -> Record:
         return board_record(board, found, name, line, LineLocator(starts, line), number)
 
     document = _read_document(lines)
@@ -161,7 +163,9 @@ def _number(document: _Document, key: str) -> int | None:
     return int(value) if value.isdigit() and 1 <= int(value) <= HIGHEST else None
 
 
-def _check_header(document: _Document, first: int, last: int, record: _RecordMaker) -> Iterator[Record]:
+def _check_header(
+    document: _Document, first: int, last: int, record: _RecordMaker
+) -> Iterator[Record]:
     stated, line = document.values.get("checksum", ("", 0))
     duplicates = document.values.get("duplicates", ("0", 0))[0]
     status = document.values.get("status", ("", 0))[0]
@@ -186,12 +190,16 @@ def _board(document: _Document, number: int, record: _RecordMaker) -> Record:
     short = short_hand(deal)
     if short is not None:
         seat, count = short
-        problem = CLB006.at(("line", line), format="DLM", board=number, seat=seat.name_title, count=count)
+        problem = CLB006.at(
+            ("line", line), format="DLM", board=number, seat=seat.name_title, count=count
+        )
         return record(None, [problem], line, number)
     diagnostics = []
     computed = board_checksum(number, letters)
     if int(stated) != computed:
-        found_sum = CLB003.at(("line", line), board=number, stated=stated, computed=f"{computed:03d}")
+        found_sum = CLB003.at(
+            ("line", line), board=number, stated=stated, computed=f"{computed:03d}"
+        )
         diagnostics.append(found_sum)
     return record(dealt_board(number, deal), diagnostics, line)
 
