@@ -1378,8 +1378,7 @@ CLB004 = _code(
     WARNING,
     "the DLM header checksum is {stated}; Duplicates, From board, To board and Status give "
     "{computed}",
-    "The header `Checksum` is Duplicates XOR From board XOR To board, XOR 1 when "
-    "`Status=Show`.",
+    "The header `Checksum` is Duplicates XOR From board XOR To board, XOR 1 when `Status=Show`.",
 )
 CLB005 = _code(
     "CLB005",

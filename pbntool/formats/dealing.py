@@ -27,6 +27,7 @@ __all__ = [
     "deal_seats",
     "machine_losses",
     "read_records",
+    "record_score",
     "short_hand",
     "unwritable",
 ]
@@ -242,3 +243,16 @@ def short_hand(deal: Deal) -> tuple[Seat, int] | None:
         if count != 13:
             return seat, count
     return None
+
+
+def record_score(head: bytes, size: int, name: str, suffix: str, bonus: int = 0) -> int:
+    """The score of a head whose first record has the format's structure: ``STRUCTURE`` (plus
+    ``bonus``, plus 5 for the suffix) when the head is a whole number of records (or longer
+    than detection reads), else 40 if the suffix says so (a cut file), else 0."""
+    from pbntool.formats import SNIFF_BYTES
+    from pbntool.formats.sniffing import STRUCTURE, name_suffix
+
+    named = name_suffix(name) == suffix
+    if len(head) >= SNIFF_BYTES or len(head) % size == 0:
+        return STRUCTURE + bonus + (5 if named else 0)
+    return STRUCTURE - 20 if named else 0

@@ -19,9 +19,9 @@ from pbntool.formats.dealing import (
     dealt_board,
     machine_losses,
     read_records,
+    record_score,
     unwritable,
 )
-from pbntool.formats.sniffing import STRUCTURE, name_suffix
 from pbntool.model import Board, Seat
 from pbntool.records import Record
 
@@ -77,13 +77,11 @@ def iter_records(stream: BinaryIO, name: str) -> Iterator[Record]:
 def sniff(head: bytes, name: str) -> int:
     """A whole number of 128-byte records whose first holds 39 distinct card numbers then a
     space (the suffix ``.bri`` only adds to that)."""
-    from pbntool.formats import SNIFF_BYTES
-
-    if len(head) < RECORD or (len(head) < SNIFF_BYTES and len(head) % RECORD):
+    if len(head) < RECORD:
         return 0
     if head[DIGITS] != 0x20 or isinstance(decode_digits(head[:DIGITS]), str):
         return 0
-    return STRUCTURE + (5 if name_suffix(name) == ".bri" else 0)
+    return record_score(head, RECORD, name, ".bri")
 
 
 class BriWriter:

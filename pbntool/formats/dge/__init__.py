@@ -17,10 +17,10 @@ from pbntool.formats.dealing import (
     dealt_board,
     machine_losses,
     read_records,
+    record_score,
     short_hand,
     unwritable,
 )
-from pbntool.formats.sniffing import STRUCTURE, name_suffix
 from pbntool.model import Board, Card, Deal, Hand, Rank, Suit
 from pbntool.records import Record
 
@@ -99,9 +99,7 @@ def iter_records(stream: BinaryIO, name: str) -> Iterator[Record]:
 def sniff(head: bytes, name: str) -> int:
     """A whole number of 128-byte records whose first is four hands of suit marks and 52
     ranks followed by NUL bytes."""
-    from pbntool.formats import SNIFF_BYTES
-
-    if len(head) < RECORD or (len(head) < SNIFF_BYTES and len(head) % RECORD):
+    if len(head) < RECORD:
         return 0
     if head[0] != 0x06 or any(head[HANDS:RECORD]):
         return 0
@@ -110,7 +108,7 @@ def sniff(head: bytes, name: str) -> int:
         return 0
     if not all(byte in SUIT_MARKS or byte in _RANK_BYTES for byte in part):
         return 0
-    return STRUCTURE + (5 if name_suffix(name) == ".dge" else 0)
+    return record_score(head, RECORD, name, ".dge")
 
 
 class DgeWriter:

@@ -21,10 +21,10 @@ from pbntool.formats.dealing import (
     dealt_board,
     machine_losses,
     read_records,
+    record_score,
     unwritable,
 )
 from pbntool.formats.dge import decode_hands, encode_hands
-from pbntool.formats.sniffing import STRUCTURE, name_suffix
 from pbntool.model import Board, Deal
 from pbntool.records import Record
 
@@ -89,15 +89,13 @@ def sniff(head: bytes, name: str) -> int:
     """A whole number of 156-byte records; the first starts with 39 distinct card numbers,
     then the spade mark (or a space in a blind set), and its trailer starts ``Y``/``N``
     twice.  Scores above BRI, whose check a DUP record also passes."""
-    from pbntool.formats import SNIFF_BYTES
-
-    if len(head) < RECORD or (len(head) < SNIFF_BYTES and len(head) % RECORD):
+    if len(head) < RECORD:
         return 0
     if head[DIGITS] not in (0x06, 0x20) or head[146:147] not in (b"Y", b"N"):
         return 0
     if head[147:148] not in (b"Y", b"N") or isinstance(decode_digits(head[:DIGITS]), str):
         return 0
-    return STRUCTURE + 5 + (5 if name_suffix(name) == ".dup" else 0)
+    return record_score(head, RECORD, name, ".dup", 5)
 
 
 class DupWriter:

@@ -203,9 +203,10 @@ def _board(
             )
     if "T" in values:
         paragraphs = [_unescape(values["T"][0])] + paragraphs
-    text = "".join(f"[{tag} {_quote(value)}]\n" for tag, value in tags)
+    # Paragraphs first: commentary before a game's first tag is the board's own.
+    text = "".join("{" + paragraph.replace("}", ")") + "}\n" for paragraph in paragraphs)
+    text += "".join(f"[{tag} {_quote(value)}]\n" for tag, value in tags)
     text += "".join(sections)
-    text += "".join("{" + paragraph.replace("}", ")") + "}\n" for paragraph in paragraphs)
     from pbntool.formats.pbn import iter_records as read_pbn
 
     records = [
@@ -403,6 +404,8 @@ def _result(
 ) -> None:
     text, _, effective = value.partition(":")
     if text.upper() == "P":
+        if not any(tag == "Contract" for tag, _ in tags):
+            tags.append(("Contract", "Pass"))
         return
     found = re.fullmatch(r"([0-9]{1,2})([+-][0-9]+)?", text)
     if found is None or int(found.group(1)) > 13:
@@ -443,7 +446,7 @@ def sniff(head: bytes, name: str) -> int:
     lines = text.split("\n")
     if len(head) >= (1 << 16):
         lines = lines[:-1]
-    labelled = 0
+    labelled = stray = 0
     has_hands = False
     in_paragraph = False
     for line in lines:
@@ -458,12 +461,16 @@ def sniff(head: bytes, name: str) -> int:
             continue
         found = _LINE.fullmatch(line)
         if found is None or found.group(1) not in LABELS:
-            return 0
+            stray += 1
+            continue
         labelled += 1
         has_hands = has_hands or re.match(r"H [NESW][:;]", line) is not None
     if not labelled or not has_hands:
         return 0
-    return STRUCTURE + (5 if name_suffix(name) == ".rbn" else 0)
+    named = name_suffix(name) == ".rbn"
+    if stray:  # a damaged file is taken only when its name says so
+        return STRUCTURE - 20 if named and stray < labelled else 0
+    return STRUCTURE + (5 if named else 0)
 
 
 def sniff_rbx(head: bytes, name: str) -> int:
@@ -614,19 +621,32 @@ def _play_text(board: Board, lost: list[str]) -> str:
     if board.play is None or board.contract is None:
         return ""
     try:
-        ordered = sequence_play(board.play, trump_of(board.contract))
+        known, trump = trump_of(board.contract)
+        ordered = sequence_play(board.play, trump)
+        if not known:
+            ordered = ordered[:1]
     except Exception:  # noqa: BLE001 - a play that cannot be put in order is a loss
         lost.append("the play")
         return ""
     tricks = []
     for trick in ordered:
-        cards = [card for card in trick if isinstance(card, Card)]
-        if not cards or len(cards) != len(trick):
-            lost.append("cards of the play")
+        slots = [slot for _, slot in trick.cards]
+        cards = []
+        for slot in slots:
+            if not isinstance(slot, Card):
+                break
+            cards.append(slot)
+        if len(cards) < len(slots) and any(isinstance(slot, Card) for slot in slots[len(cards) :]):
+            lost.append("cards of the play after an unknown card")
+        if not cards:
             break
         led = cards[0].suit
-        tricks.append(str(cards[0]) + "".join(
-            card.rank.letter if card.suit is led else str(card) for card in cards[1:]))  # fmt: skip
+        tricks.append(
+            str(cards[0])
+            + "".join(card.rank.letter if card.suit is led else str(card) for card in cards[1:])
+        )
+        if len(cards) < 4:
+            break
     if board.play.annotations or board.play.notes:
         lost.append("play annotations and notes")
     return ":".join(tricks)
