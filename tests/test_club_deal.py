@@ -17,19 +17,17 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import pytest
+from conftest import CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbntool.dev.generate import random_board
-from pbntool.formats import SNIFF_BYTES, Format, detect_format
-from pbntool.formats import bri, dge, dlm, dup, rbn
+from pbntool.formats import SNIFF_BYTES, Format, bri, detect_format, dge, dlm, dup, rbn
 from pbntool.formats import csv as csv_format
 from pbntool.formats.dealing import deal_seats
 from pbntool.formats.pbn import iter_records as read_pbn
 from pbntool.model import Board
 from pbntool.records import Record
-
-from conftest import CORPUS
 
 REPO = Path(__file__).resolve().parent.parent
 CLUB = CORPUS / "club"
@@ -337,7 +335,8 @@ def test_csv_score_table_gives_one_row_per_result() -> None:
     pbn = (
         '[Event "Pairs"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
         '[Deal "N:KQ986.2.T542.K93 AT3.AKQ65.QJ9.T2 J42.T4.K763.QJ87 75.J9873.A8.A654"]\n'
-        '[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Contract\\5L;Declarer\\1R;Result\\2R;Score_NS\\6R;Score_EW\\6R"]\n'
+        '[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Contract\\5L;Declarer\\1R;Result\\2R;'
+        'Score_NS\\6R;Score_EW\\6R"]\n'
         " 1  2 4H    E 10      -   420\n 3  4 2S    N  8    110      -\n\n"
     )
     (board,) = _boards(list(read_pbn(io.BytesIO(pbn.encode()), "t.pbn")))

@@ -208,7 +208,7 @@ def sniff(head: bytes, name: str) -> int:
     """Text whose first non-empty line is ``[Document]`` (any case), with ``Board 01=`` and
     ``Checksum=`` lines."""
     text = head.decode("latin-1").lstrip("\ufeff\r\n\t ")
-    if not text[:10].lower() == "[document]":
+    if text[:10].lower() != "[document]":
         return 0
     lower = text.lower()
     if "\nboard 01=" not in lower or "\nchecksum=" not in lower:

@@ -100,8 +100,8 @@ def sniff(head: bytes, name: str) -> int:
 
 class DupWriter:
     """Writes 156-byte DUP records to a binary stream, as Big Deal 2.0 does: the trailer
-    ``YN``, the lowest board, the copies ``0`` and the highest board on every record (so they are written at
-    ``close``, when the highest board is known)."""
+    ``YN``, the lowest board, the copies ``0`` and the highest board on every record (so
+    records are written at ``close``, when the highest board is known)."""
 
     def __init__(self, stream: BinaryIO) -> None:
         self._stream = stream

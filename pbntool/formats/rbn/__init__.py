@@ -25,11 +25,9 @@ from pbntool.model import (
     Board,
     Card,
     CommentKind,
-    Rank,
     Seat,
     Side,
     Strain,
-    Suit,
     Vulnerability,
 )
 from pbntool.records import Record
@@ -202,7 +200,7 @@ def _board(
                 CLB011.at(("line", line), label=label, value=repr(value[:40]), detail=detail)
             )
     if "T" in values:
-        paragraphs = [_unescape(values["T"][0])] + paragraphs
+        paragraphs = [_unescape(values["T"][0]), *paragraphs]
     # Paragraphs first: commentary before a game's first tag is the board's own.
     text = "".join("{" + paragraph.replace("}", ")") + "}\n" for paragraph in paragraphs)
     text += "".join(f"[{tag} {_quote(value)}]\n" for tag, value in tags)
@@ -282,9 +280,9 @@ def _hands(
     value: str, tags: list[tuple[str, str]], sections: list[str], state: dict[str, object]
 ) -> None:
     first, *hands = value.replace(";", ":").split(":")
-    if first not in _SEATS or len(hands) != 4 and len(hands) != 3:
+    if first not in _SEATS or (len(hands) != 4 and len(hands) != 3):
         raise _Unreadable("H is a seat and four hands")
-    hands = (hands + [""])[:4]
+    hands = [*hands, ""][:4]
     parsed = []
     for hand in hands:
         if hand and not re.fullmatch(r"[AKQJT98765432]*(\.[AKQJT98765432]*){3}", hand):
@@ -299,7 +297,7 @@ def _hands(
 def _rest(hands: list[str]) -> str:
     """The fourth hand of a deal: the cards the other three do not hold."""
     suits = []
-    for index, suit in enumerate("SHDC"):
+    for index in range(4):
         held = "".join(hand.split(".")[index] for hand in hands if hand)
         suits.append("".join(rank for rank in "AKQJT98765432" if rank not in held))
     return ".".join(suits) if all(hands) else ""
@@ -392,9 +390,8 @@ def _winner(cards: list[str], trump: str | None) -> int:
     order = "23456789TJQKA"
     for index, card in enumerate(cards[1:], start=1):
         top = cards[best]
-        if card[0] == top[0] and order.index(card[1]) > order.index(top[1]):
-            best = index
-        elif card[0] == trump and top[0] != trump:
+        higher = card[0] == top[0] and order.index(card[1]) > order.index(top[1])
+        if higher or (card[0] == trump and top[0] != trump):
             best = index
     return best
 
@@ -561,8 +558,11 @@ def rbn_lines(board: Board) -> tuple[list[tuple[str, str]], list[str]]:
     result = _result_text(board)
     if result:
         lines.append(("R", result))
-    lost += [tag.name for tag in board.tags
-             if tag.name not in _WRITTEN_TAGS and not tag.duplicate and tag.value.strip() not in _UNKNOWN]  # fmt: skip
+    lost += [
+        tag.name
+        for tag in board.tags
+        if tag.name not in _WRITTEN_TAGS and not tag.duplicate and tag.value.strip() not in _UNKNOWN
+    ]
     lost += [table.name for table in board.tables]
     return lines, list(dict.fromkeys(lost))
 
@@ -625,7 +625,7 @@ def _play_text(board: Board, lost: list[str]) -> str:
         ordered = sequence_play(board.play, trump)
         if not known:
             ordered = ordered[:1]
-    except Exception:  # noqa: BLE001 - a play that cannot be put in order is a loss
+    except Exception:
         lost.append("the play")
         return ""
     tricks = []
@@ -683,7 +683,6 @@ class RbnWriter:
             lost.append("line comments")
         if self.rbx:
             text = "".join(f"{label}{{{value.replace('}', ')')}}}" for label, value in lines)
-            text += "".join("{" + "{" + p.replace("}", ")") + "}" for p in paragraphs if False)
             self._stream.write(text + "\n")
             if paragraphs:
                 lost.append("commentary")
@@ -713,6 +712,3 @@ class RbxWriter(RbnWriter):
     """Writes RBX: one record per line of ``L{data}`` groups."""
 
     rbx = True
-
-
-_ = (Rank, Suit)
