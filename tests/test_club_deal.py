@@ -148,7 +148,7 @@ def test_the_doc_rbn_example_and_its_rbx_form() -> None:
     assert board.tag("ScorePercentage") == "NS 15.5" and board.tag("Table") == "1"
     rbx = b"".join(_write("rbx", [board])[0].splitlines())
     assert rbx.startswith(
-        b"D{20251202}E{Example Club::Tuesday Pairs}F{M}N{Able+Baker:Cole+Dunn:1}B{1}H{N:"
+        b"D{20251202}E{Example Club:Tuesday Pairs}F{M}N{Able+Baker:Cole+Dunn:1}B{1}H{N:"
     )
     (again,) = _boards(_read("rbx", rbx))
     assert again.deal == board.deal and again.tag("Event") == board.tag("Event")
@@ -391,3 +391,28 @@ def test_cli_reports_a_bad_checksum(tmp_path: Path) -> None:
     fixture = REPO / "fixtures" / "club" / "invalid" / "CLB003_board_2_checksum_edited.dlm"
     result = run("validate", str(fixture))
     assert result.returncode == 1 and "CLB003" in result.stdout and ":14:1:" in result.stdout
+
+
+def test_cli_select_and_dedupe_write_binary_formats(tmp_path: Path) -> None:
+    source = str(TWINS / "pbntool-dev.pbn")
+    target = tmp_path / "chosen.dge"
+    chosen = run("select", source, "--boards", "1-4", "--to", "dge", "-o", str(target), "-q")
+    assert chosen.returncode == 0, chosen.stderr
+    assert target.read_bytes() == (TWINS / "pbntool-dev.dge").read_bytes()
+    kept = tmp_path / "kept.bri"
+    deduped = run("dedupe", source, source, "--drop", "--to", "bri", "-o", str(kept), "-q")
+    assert deduped.returncode == 0, deduped.stderr
+    assert kept.read_bytes() == (TWINS / "pbntool-dev.bri").read_bytes()
+
+
+def test_cli_rbn_round_trip_keeps_the_auction_and_play(tmp_path: Path) -> None:
+    source = CLUB / "AliNisarAhmed__bridge-notation-parser" / "example.rbn"
+    to_pbn = run("convert", str(source), "--to", "pbn", "-q")
+    assert to_pbn.returncode == 0, to_pbn.stderr
+    assert '[Contract "5HX"]' in to_pbn.stdout and '[Auction "W"]' in to_pbn.stdout
+    middle = tmp_path / "example.pbn"
+    middle.write_text(to_pbn.stdout, encoding="utf-8")
+    back = run("convert", str(middle), "--to", "rbn", "-q")
+    assert back.returncode == 0, back.stderr
+    assert "A WZ:1S2H2S4D:4SPP5H:XA\nC 5HX:N\n" in back.stdout
+    assert "P CK972:CQ" in back.stdout and "R 9-300\n" in back.stdout

@@ -170,7 +170,9 @@ def _records(stream: BinaryIO, name: str, rbx: bool) -> Iterator[Record]:
 
 
 def _unescape(text: str) -> str:
-    return text.replace("::", "\0").replace(":", " : ").replace("\0", ":").replace(" : ", ":")
+    """The text of a ``general:specific`` value: kept as written (its ``:`` included), so
+    that it is written back the same."""
+    return text
 
 
 def _quote(text: str) -> str:
@@ -503,7 +505,7 @@ def _known(board: Board, tag: str) -> str:
 
 
 def _escape(text: str) -> str:
-    return text.replace(":", "::")
+    return text  # the value's colons are RBN's own general:specific separators
 
 
 def rbn_lines(board: Board) -> tuple[list[tuple[str, str]], list[str]]:
@@ -597,7 +599,9 @@ def _auction_text(board: Board, lost: list[str]) -> str:
     if len(words) >= tail and all(word == "P" for word in words[-tail:]):
         words, ending = words[:-tail], "A"
     groups = ["".join(words[start : start + 4]) for start in range(0, len(words), 4)]
-    if ending:
+    if ending and groups and len(words) % 4:
+        groups[-1] += ending  # "A" closes the last round of calls
+    elif ending:
         groups.append(ending)
     return head + ":" + ":".join(groups)
 
