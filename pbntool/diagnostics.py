@@ -868,6 +868,28 @@ OUT040 = _code(
     "notes, the seats' names at one table, room and round, double-dummy tables, other tags, "
     "and a dealer or vulnerability that is not the board number's.",
 )
+OUT020 = _code(
+    "OUT020",
+    WARNING,
+    "{format} has no place for {what}; dropped",
+    "What a club format (DUP, DLM, BRI, DGE, RBN, RBX, CSV) cannot carry: tags, tables, "
+    "commentary, notes or the play; `docs/conversions.md` lists each format's losses.",
+)
+OUT021 = _code(
+    "OUT021",
+    WARNING,
+    "{format} cannot hold this board ({reason}); not written",
+    "A board the target format cannot hold at all: a deal that is not 52 cards in a "
+    "dealing-machine file, a board number outside 1-99 (DUP, DLM), a board number given twice "
+    "in one DLM file.",
+)
+OUT022 = _code(
+    "OUT022",
+    WARNING,
+    "{format} does not store {what}: {detail}",
+    "Dealing-machine files give dealer and vulnerability by the board number (the 16-board "
+    "cycle), and BRI and DGE number boards by their place in the file: what differs is lost.",
+)
 
 # --- JSN and XML: reading JSON and XML records -------------------------------------------------
 # JSN: JSON records (JSON Lines, pretty-printed records, or one array of records).
@@ -1392,6 +1414,78 @@ DDA008 = _code(
     WARNING,
     "--fill edits PBN files only; this {form} input is left unchanged",
     "dd --fill was given an input that is not PBN.",
+)
+
+# --- CLB: the club formats (dealing-machine files, RBN and RBX) --------------------------------
+CLB001 = _code(
+    "CLB001",
+    ERROR,
+    "{format} record {index} is cut short ({size} of {record} bytes); skipped",
+    "A binary dealing-machine file whose size is not a multiple of its record size "
+    "(BRI and DGE 128 bytes, DUP 156): the last record is truncated.",
+)
+CLB002 = _code(
+    "CLB002",
+    ERROR,
+    "{format} record {index}: {detail}; the board is skipped",
+    "A record whose bytes are not a deal: a card number that is not two digits 01-52, a "
+    "card given twice, a byte that is neither a suit mark nor a rank.",
+)
+CLB003 = _code(
+    "CLB003",
+    ERROR,
+    "board {board}: the DLM checksum is {stated} but the letters give {computed}",
+    "A DLM board line whose 3-digit checksum is not the board number XOR the codes of its "
+    "26 letters: the line was edited or damaged.",
+)
+CLB004 = _code(
+    "CLB004",
+    WARNING,
+    "the DLM header checksum is {stated}; Duplicates, From board, To board and Status give "
+    "{computed}",
+    "The header `Checksum` is Duplicates XOR From board XOR To board, XOR 1 when `Status=Show`.",
+)
+CLB005 = _code(
+    "CLB005",
+    ERROR,
+    "DLM: {detail}",
+    "A DLM file that cannot be read as one: no `[Document]` section, a missing or unreadable "
+    "`From board`/`To board`, a board line that is not 26 letters a-p and 3 digits, or a "
+    "board of the range that has no line.",
+)
+CLB006 = _code(
+    "CLB006",
+    ERROR,
+    "{format} board {board}: {seat} holds {count} cards; 13 expected; the board is skipped",
+    "A dealing-machine record whose hands do not hold 13 cards each.",
+)
+CLB007 = _code(
+    "CLB007",
+    WARNING,
+    "DUP record {index}: {detail}",
+    "A DUP record whose trailer (random, backwards, lowest board, copies, highest board) "
+    "cannot be read, or whose DGE part shows another deal than its digits.",
+)
+CLB008 = _code(
+    "CLB008",
+    ERROR,
+    "{format} input larger than {limit} bytes; the rest is not read",
+    "Dealing-machine and RBN inputs are read up to a bound, so a huge or endless input "
+    "cannot exhaust memory.",
+)
+CLB010 = _code(
+    "CLB010",
+    WARNING,
+    "{format} line is not a label, a space and data: {text}; skipped",
+    "An RBN line that is not `L data` with a label letter, or an RBX line that is not "
+    "`L{{data}}` groups.",
+)
+CLB011 = _code(
+    "CLB011",
+    WARNING,
+    "RBN {label} value {value} cannot be read ({detail}); dropped",
+    "An RBN value that does not follow its label's syntax (hands, auction, contract, play, "
+    "result, board, names).",
 )
 
 # --- INT: our own failures ----------------------------------------------------------------

@@ -82,6 +82,28 @@ def _club_result_files() -> dict[str, int]:
     return found
 
 
+CLUB_SUFFIXES = (".dup", ".dlm", ".bri", ".dge", ".rbn", ".rbx")
+"""The club formats a directory walk picks up too (their own tests: test_club_deal.py)."""
+
+
+def _club_files() -> list[Path]:
+    if not CORPUS.is_dir():
+        return []
+    return sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix.lower() in CLUB_SUFFIXES)
+
+
+def _club_boards() -> int:
+    from pbntool.formats import read_input
+    from pbntool.text.inputs import Input
+
+    return sum(
+        1
+        for path in _club_files()
+        for record in read_input(Input(path.name, path))
+        if record.board is not None
+    )
+
+
 _NO_CORPUS = pytest.mark.skip(reason=f"corpus not found at {CORPUS} (set PBNTOOL_CORPUS)")
 FILE_PARAMS: list[object] = [*PBN_FILES] or [pytest.param("<no corpus>", marks=_NO_CORPUS)]
 
@@ -323,6 +345,7 @@ def test_cli_validate_whole_corpus() -> None:
     assert done.returncode in (0, 1), done.stderr[-2000:]
 
     corpus_files = {str(CORPUS / relative) for relative in PBN_FILES} | set(_club_result_files())
+    corpus_files |= {str(path) for path in _club_files()}
     # split("\n"), not splitlines(): messages may quote U+2028 or U+0085, which JSON keeps.
     lines = done.stdout.split("\n")
     assert lines.pop() == "", "output must end with a line end"
@@ -360,5 +383,5 @@ def test_cli_convert_whole_corpus_to_json(tmp_path: Path) -> None:
             count += 1
     # The directory holds LIN files too (their own tests are in test_lin_corpus.py).
     lin_boards = sum(len(lin.parse(path.read_bytes()).boards) for path in CORPUS.rglob("*.lin"))
-    club = sum(_club_result_files().values())
+    club = sum(_club_result_files().values()) + _club_boards()
     assert count == sum(expected_boards(relative) for relative in PBN_FILES) + lin_boards + club

@@ -4,7 +4,8 @@ The layout change (docs/architecture.md) had to leave every output as it was: th
 corpus files from every source repository, run through validate, convert (to each format),
 score and fix, was recorded with the code before the change and is compared after.  A change
 of output on purpose is recorded again with ``pytest --update-golden`` (review the diff).
-The commands run in the corpus folder with relative paths, so the goldens hold no machine's
+The commands run in process (typer's runner) in the corpus folder with relative paths, so
+the goldens hold no machine's
 paths; timings are cut from the summary lines.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS
-from test_cli import pbntool_run
+from typer.testing import CliRunner
 
 pytestmark = pytest.mark.corpus
 
@@ -59,13 +60,19 @@ def _golden_name(relative: str, command: str) -> str:
 
 
 def _output(relative: str, command: str) -> bytes:
-    run = pbntool_run(*COMMANDS[command], relative, cwd=CORPUS)
-    err = _TIMING.sub(b" in - s", run.err.encode("utf-8"))
-    return b"exit %d\n--- stdout\n%s\n--- stderr\n%s" % (run.code, run.out, err)
+    from pbntool.cli import app
+
+    run = CliRunner().invoke(app, [*COMMANDS[command], relative])
+    err = _TIMING.sub(b" in - s", run.stderr_bytes)
+    return b"exit %d\n--- stdout\n%s\n--- stderr\n%s" % (run.exit_code, run.stdout_bytes, err)
 
 
 @pytest.mark.parametrize("relative", sample())
-def test_outputs_are_as_recorded(relative: str, update_golden: bool) -> None:
+def test_outputs_are_as_recorded(
+    relative: str, update_golden: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(CORPUS)  # relative paths: the goldens name no machine's folders
+    monkeypatch.setenv("COLUMNS", "120")
     GOLDEN.mkdir(parents=True, exist_ok=True)
     for command in COMMANDS:
         golden = GOLDEN / _golden_name(relative, command)

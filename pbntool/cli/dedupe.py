@@ -16,13 +16,13 @@ from pbntool.cli.common import (
     app,
     batch_command,
     iter_batch_records,
-    open_text_output,
+    open_output,
     pipe_safe,
     plural,
     print_diagnostic,
 )
 from pbntool.diagnostics import Diagnostic, Severity
-from pbntool.formats import Format
+from pbntool.formats import Format, spec_of
 from pbntool.formats.writing import open_writer
 from pbntool.run.batch import BatchOptions
 from pbntool.run.guard import guarded
@@ -71,7 +71,8 @@ def dedupe(
     index = DuplicateIndex(by_result=keep_tables)
     dropped = 0
     with ExitStack() as stack:
-        out = open_text_output(stack, output, inputs.input_files())
+        binary = drop and spec_of(to).binary  # DUP, BRI, DGE write bytes (only boards)
+        out = open_output(stack, output, inputs.input_files(), binary=binary)
         writer = open_writer(to, out) if drop else None
         for record in iter_batch_records(inputs, report):
             found: list[Diagnostic] = list(record.diagnostics)

@@ -18,12 +18,13 @@ from pbntool.cli.common import (
     app,
     batch_command,
     iter_batch_records,
+    open_output,
     open_text_output,
     pipe_safe,
     print_diagnostic,
 )
 from pbntool.diagnostics import INT001, Diagnostic, Severity
-from pbntool.formats import Format
+from pbntool.formats import Format, spec_of
 from pbntool.formats.writing import BoardWriter, open_writer, writes_fragments
 from pbntool.run.batch import Batch, BatchOptions
 from pbntool.run.guard import guarded
@@ -130,10 +131,11 @@ def _select_in_one_process(
     chosen = rejected = 0
     with ExitStack() as stack:
         files = inputs.input_files()
-        writer = open_writer(to, open_text_output(stack, output, files))
+        binary = spec_of(to).binary  # DUP, BRI, DGE write bytes
+        writer = open_writer(to, open_output(stack, output, files, binary=binary))
         reject_writer: BoardWriter | None = None
         if rejects is not None:
-            reject_writer = open_writer(to, open_text_output(stack, rejects, files))
+            reject_writer = open_writer(to, open_output(stack, rejects, files, binary=binary))
         for record in iter_batch_records(inputs, report):
             losses: list[Diagnostic] = []
             accepted, failure = guarded(record, selection.accepts, record)

@@ -206,6 +206,13 @@ FAMILIES: tuple[Family, ...] = (
         "could not analyse or `dd --fill` could not edit.",
     ),
     Family(
+        "CLB",
+        "CLB: club formats",
+        "Reading dealing-machine files (DUP, DLM, BRI, DGE) and Pavlicek's RBN and RBX as "
+        "untrusted input: truncated records, bytes that are not a deal, DLM checksums, "
+        "unreadable RBN lines and values.",
+    ),
+    Family(
         "INT",
         "INT: internal errors",
         "Failures of pbntool itself; the rest of the input is skipped and the bug should be "

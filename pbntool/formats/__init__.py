@@ -56,6 +56,13 @@ class Format(StrEnum):
     TEXT = "text"
     USEBIO = "usebio"
     BWS = "bws"
+    DUP = "dup"
+    DLM = "dlm"
+    BRI = "bri"
+    DGE = "dge"
+    RBN = "rbn"
+    RBX = "rbx"
+    CSV = "csv"
 
 
 RecordReader = Callable[[BinaryIO, str], Iterator[Record]]
@@ -157,6 +164,63 @@ SPECS: tuple[FormatSpec, ...] = (
         "hand diagrams (text)",
         (".txt",),
         writer="pbntool.formats.text:TextWriter",
+    ),
+    FormatSpec(
+        Format.DUP,
+        "DUP (Duplimate)",
+        (".dup",),
+        reader="pbntool.formats.dup:iter_records",
+        writer="pbntool.formats.dup:DupWriter",
+        binary=True,
+        sniff="pbntool.formats.dup:sniff",
+    ),
+    FormatSpec(
+        Format.DLM,
+        "DLM (Duplimate/Dealer4)",
+        (".dlm",),
+        reader="pbntool.formats.dlm:iter_records",
+        writer="pbntool.formats.dlm:DlmWriter",
+        sniff="pbntool.formats.dlm:sniff",
+    ),
+    FormatSpec(
+        Format.BRI,
+        "BRI",
+        (".bri",),
+        reader="pbntool.formats.bri:iter_records",
+        writer="pbntool.formats.bri:BriWriter",
+        binary=True,
+        sniff="pbntool.formats.bri:sniff",
+    ),
+    FormatSpec(
+        Format.DGE,
+        "DGE",
+        (".dge",),
+        reader="pbntool.formats.dge:iter_records",
+        writer="pbntool.formats.dge:DgeWriter",
+        binary=True,
+        sniff="pbntool.formats.dge:sniff",
+    ),
+    FormatSpec(
+        Format.RBN,
+        "RBN",
+        (".rbn",),
+        reader="pbntool.formats.rbn:iter_records",
+        writer="pbntool.formats.rbn:RbnWriter",
+        sniff="pbntool.formats.rbn:sniff",
+    ),
+    FormatSpec(
+        Format.RBX,
+        "RBX",
+        (".rbx",),
+        reader="pbntool.formats.rbn:iter_rbx_records",
+        writer="pbntool.formats.rbn:RbxWriter",
+        sniff="pbntool.formats.rbn:sniff_rbx",
+    ),
+    FormatSpec(
+        Format.CSV,
+        "CSV (one row per result)",
+        (".csv",),
+        writer="pbntool.formats.csv:CsvWriter",
     ),
 )
 """Every format, in the order detection breaks ties and help lists them."""
