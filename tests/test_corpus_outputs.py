@@ -5,8 +5,7 @@ corpus files from every source repository, run through validate, convert (to eac
 score and fix, was recorded with the code before the change and is compared after.  A change
 of output on purpose is recorded again with ``pytest --update-golden`` (review the diff).
 The commands run in process (typer's runner) in the corpus folder with relative paths, so
-the goldens hold no machine's
-paths; timings are cut from the summary lines.
+the goldens hold no machine's paths; timings are cut from the summary lines.
 """
 
 from __future__ import annotations
