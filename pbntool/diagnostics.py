@@ -447,6 +447,15 @@ PBN137 = _code(
     "Two games with no semi-empty line between them; the second is read as a game of its own.",
 )
 
+PBN138 = _code(
+    "PBN138",
+    WARNING,
+    "comment not closed before line {line}, which starts a game; read as ending there",
+    "A `{` comment whose `}` comes only after a line that starts a game (`[Event`, `[Board`, "
+    "`[Deal`): usually a comment closed by the wrong bracket, as in `{par 7NT N]`.  Read as "
+    "ending before that line, so the games after it are not swallowed.",
+)
+
 # --- EXP: export-format rules, checked when the file says `% EXPORT` ------------------------
 EXP001 = _code(
     "EXP001",

@@ -1,0 +1,63 @@
+"""Hostile and broken input (issue 12): never a silent loss, never wrong output, no injection.
+
+Each test starts from a case that went wrong before: the input, what was lost or forged, and
+what is read now.  CLI cases run the real command in a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pbntool.formats.pbn import parse
+from pbntool.formats.pbn.reader import split_games
+from tests.test_cli import game, pbntool_run, write
+
+# --- 1. a "{" comment closed by "]" --------------------------------------------------------
+
+PAR_CLOSED_BY_BRACKET = (
+    game(1, "N", "None", "Pass Pass Pass Pass", declarer="", contract="Pass", result="")
+    .rstrip("\n")
+    + "\n{par 7NT N]\n\n"
+    + game(2, "E", "NS", "Pass Pass Pass Pass", declarer="", contract="Pass", result="")
+    .rstrip("\n")
+    + "\n{par 4H S}\n"
+)
+
+
+def test_runaway_comment_does_not_swallow_the_next_game(tmp_path: Path) -> None:
+    path = write(tmp_path / "par.pbn", PAR_CLOSED_BY_BRACKET)
+    run = pbntool_run("validate", "--format", "json", path)
+    findings = [json.loads(line) for line in run.lines]
+    assert [(f["line"], f["code"]) for f in findings] == [(18, "PBN138")]
+    assert "line 20" in findings[0]["message"]
+    assert "2 boards" in run.err
+    boards = [board.number for board in parse(PAR_CLOSED_BY_BRACKET).boards]
+    assert boards == [1, 2]
+
+
+def test_runaway_comment_keeps_its_text_and_the_next_games_tags() -> None:
+    board_1, board_2 = parse(PAR_CLOSED_BY_BRACKET).boards
+    assert board_1.tag("Board") == "1" and board_2.tag("Board") == "2"
+    assert board_2.tag("Dealer") == "E"
+    assert board_1.auction is not None and board_2.auction is not None
+    (_, annotation), *_ = board_1.auction.annotations
+    assert [c.text for c in annotation.comments] == ["par 7NT N]"]
+
+
+def test_comment_spanning_blank_lines_is_still_one_comment() -> None:
+    text = '[Event "e"]\n{first paragraph\n\nsecond paragraph}\n[Board "1"]\n'
+    blocks = list(split_games([text]))
+    assert len(blocks) == 1 and blocks[0].runaway_comments == ()
+
+
+def test_runaway_comment_without_blank_line_before_the_game() -> None:
+    text = '[Event "e"]\n[Board "1"]\n{par 7NT N]\n[Event "f"]\n[Board "2"]\n{ok}\n'
+    (block,) = split_games([text])
+    assert block.runaway_comments == ((24, 35, 1),)
+
+
+def test_runaway_comment_across_chunks() -> None:
+    chunks = ['[Event "e"]\n{par 7NT N]\n', "\n", '[Board "2"]\n{ok}\n']
+    blocks = list(split_games(chunks))
+    assert [block.text for block in blocks] == ['[Event "e"]\n{par 7NT N]', '[Board "2"]\n{ok}']
