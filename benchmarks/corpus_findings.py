@@ -19,9 +19,23 @@ from pathlib import Path
 
 def record(out: Path, corpus: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "pbntool", "validate", "--format", "json", "-j", "1",
-         "--fail-on", "error", "-q", str(corpus)],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pbntool",
+            "validate",
+            "--format",
+            "json",
+            "-j",
+            "1",
+            "--fail-on",
+            "error",
+            "-q",
+            str(corpus),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     per_file: dict[str, Counter[str]] = defaultdict(Counter)
     for line in proc.stdout.splitlines():
@@ -48,7 +62,8 @@ def compare(before_path: Path, after_path: Path) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1] == "record":
-        corpus = Path(sys.argv[3]) if len(sys.argv) > 3 else Path(__file__).parents[2] / "shared" / "corpus"
+        default = Path(__file__).parents[2] / "shared" / "corpus"
+        corpus = Path(sys.argv[3]) if len(sys.argv) > 3 else default
         record(Path(sys.argv[2]), corpus)
     else:
         compare(Path(sys.argv[2]), Path(sys.argv[3]))

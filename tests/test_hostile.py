@@ -16,11 +16,13 @@ from tests.test_cli import game, pbntool_run, write
 # --- 1. a "{" comment closed by "]" --------------------------------------------------------
 
 PAR_CLOSED_BY_BRACKET = (
-    game(1, "N", "None", "Pass Pass Pass Pass", declarer="", contract="Pass", result="")
-    .rstrip("\n")
+    game(1, "N", "None", "Pass Pass Pass Pass", declarer="", contract="Pass", result="").rstrip(
+        "\n"
+    )
     + "\n{par 7NT N]\n\n"
-    + game(2, "E", "NS", "Pass Pass Pass Pass", declarer="", contract="Pass", result="")
-    .rstrip("\n")
+    + game(2, "E", "NS", "Pass Pass Pass Pass", declarer="", contract="Pass", result="").rstrip(
+        "\n"
+    )
     + "\n{par 4H S}\n"
 )
 
