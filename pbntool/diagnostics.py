@@ -456,6 +456,14 @@ PBN138 = _code(
     "ending before that line, so the games after it are not swallowed.",
 )
 
+PBN139 = _code(
+    "PBN139",
+    WARNING,
+    "empty Play tag with no cards: read as no play",
+    '`[Play ""]` with no card after it, which real files write for a board not played '
+    "(§15.2: warn, don't fail); with cards after it, the seat is needed (PBN128).",
+)
+
 # --- EXP: export-format rules, checked when the file says `% EXPORT` ------------------------
 EXP001 = _code(
     "EXP001",

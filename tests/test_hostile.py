@@ -63,3 +63,25 @@ def test_runaway_comment_across_chunks() -> None:
     chunks = ['[Event "e"]\n{par 7NT N]\n', "\n", '[Board "2"]\n{ok}\n']
     blocks = list(split_games(chunks))
     assert [block.text for block in blocks] == ['[Event "e"]\n{par 7NT N]', '[Board "2"]\n{ok}']
+
+
+# --- 6. [Play ""] ------------------------------------------------------------------------
+
+EMPTY_PLAY = (
+    game(1, "N", "None", "Pass Pass Pass Pass", declarer="", contract="Pass", result="")
+    + game(2, "E", "NS", "1S Pass Pass Pass", declarer="E", contract="1S", result="7")
+).replace("[Auction", '[Play ""]\n[Auction', 1)
+
+
+def test_empty_play_tag_is_a_warning_not_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path / "empty-play.pbn", EMPTY_PLAY)
+    run = pbntool_run("validate", "--format", "json", path)
+    codes = [json.loads(line)["code"] for line in run.lines]
+    assert codes == ["PBN139"] and run.code == 0
+
+
+def test_stats_counts_only_boards_with_a_card_as_played(tmp_path: Path) -> None:
+    no_card = EMPTY_PLAY.replace('[Play ""]', '[Play "E"]\n*')
+    path = write(tmp_path / "no-card.pbn", no_card)
+    run = pbntool_run("stats", "--format", "json", path)
+    assert json.loads(run.text)["boards_with_play"] == 0

@@ -32,6 +32,7 @@ from pbntool.diagnostics import (
     PBN129,
     PBN130,
     PBN131,
+    PBN139,
     PBN132,
     PBN135,
     Diagnostic,
@@ -482,6 +483,10 @@ def _check_prerequisites(game: _Game, section: RawTag, needed: tuple[str, ...]) 
 def _decode_play(game: _Game, board_is_end_position: bool) -> Play | None:
     raw_tag = game.first.get("Play")
     if raw_tag is None:
+        return None
+    if not raw_tag.value.strip() and not decode_play_data(raw_tag.data or []).slots:
+        # [Play ""] with no card: real files write it for "not played"; no play, not an error.
+        game.diagnostics.append(PBN139.at(("offset", raw_tag.offset)))
         return None
     first = _section_seat(game, "Play")
     if first is None:
