@@ -32,9 +32,9 @@ from pbntool.diagnostics import (
     PBN129,
     PBN130,
     PBN131,
-    PBN139,
     PBN132,
     PBN135,
+    PBN139,
     Diagnostic,
     Path,
 )
