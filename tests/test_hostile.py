@@ -85,3 +85,35 @@ def test_stats_counts_only_boards_with_a_card_as_played(tmp_path: Path) -> None:
     path = write(tmp_path / "no-card.pbn", no_card)
     run = pbntool_run("stats", "--format", "json", path)
     assert json.loads(run.text)["boards_with_play"] == 0
+
+
+# --- 9. control characters in text output ----------------------------------------------------
+
+FORGED_NAME = "a\nx.pbn:1:1: error AUC001 forged\x1b[2J.pbn"
+
+
+def _forged_file(tmp_path: Path) -> Path:
+    return write(tmp_path / FORGED_NAME, PAR_CLOSED_BY_BRACKET)
+
+
+def test_a_file_name_with_a_line_break_forges_no_finding_line(tmp_path: Path) -> None:
+    _forged_file(tmp_path)
+    run = pbntool_run("validate", tmp_path)
+    assert len(run.lines) == 1 and "PBN138" in run.lines[0]
+    assert "a\\nx.pbn" in run.lines[0] and "\\x1b[2J" in run.lines[0]
+    assert "AUC001" not in run.err
+
+
+def test_show_score_and_dd_lines_escape_control_characters(tmp_path: Path) -> None:
+    _forged_file(tmp_path)
+    for command in ("show", "score"):
+        run = pbntool_run(command, tmp_path)
+        assert "\x1b" not in run.text
+        assert not any(line.startswith("x.pbn") for line in run.lines), command
+        assert "a\\nx.pbn" in run.text, command
+
+
+def test_show_escapes_control_characters_in_tag_values(tmp_path: Path) -> None:
+    text = PAR_CLOSED_BY_BRACKET.replace('[Event "CLI tests"]', '[Event "x\\u2028y\x07"]', 1)
+    run = pbntool_run("show", write(tmp_path / "bell.pbn", text))
+    assert "\x07" not in run.text and "\\x07" in run.text
