@@ -485,6 +485,14 @@ PBN139 = _code(
     "(§15.2: warn, don't fail); with cards after it, the seat is needed (PBN128).",
 )
 
+PBN140 = _code(
+    "PBN140",
+    WARNING,
+    "{token} in the auction read as {reading}",
+    "A bidding program's spelling (a real-world deviation): `P` for Pass, or a `*` glued to a "
+    "call (`4N*`), which marks an alert there, not the end of the auction.",
+)
+
 # --- EXP: export-format rules, checked when the file says `% EXPORT` ------------------------
 EXP001 = _code(
     "EXP001",

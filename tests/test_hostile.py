@@ -117,3 +117,26 @@ def test_show_escapes_control_characters_in_tag_values(tmp_path: Path) -> None:
     text = PAR_CLOSED_BY_BRACKET.replace('[Event "CLI tests"]', '[Event "x\\u2028y\x07"]', 1)
     run = pbntool_run("show", write(tmp_path / "bell.pbn", text))
     assert "\x07" not in run.text and "\\x07" in run.text
+
+
+# --- 2. "P" and a "*" glued to a call, as bidding programs write them --------------------------
+
+BIDDING_PROGRAM = game(
+    1, "N", "None", "1S P 3S P\n4NT* P 5H P\n6S P P P", declarer="N", contract="6S", result="12"
+)
+
+
+def test_p_is_pass_and_a_glued_star_is_an_alert(tmp_path: Path) -> None:
+    path = write(tmp_path / "bba.pbn", BIDDING_PROGRAM)
+    run = pbntool_run("validate", "--format", "json", path)
+    findings = [json.loads(line) for line in run.lines]
+    assert {f["code"] for f in findings} == {"PBN140"} and run.code == 0
+    assert sum("alert" in f["message"] for f in findings) == 1
+    lin = pbntool_run("convert", "--to", "lin", path).text
+    assert "mb|4N!|mb|p|mb|5H|mb|p|mb|6S|mb|p|mb|p|mb|p|" in lin
+
+
+def test_p_makes_the_auction_give_the_contract() -> None:
+    (board,) = parse(BIDDING_PROGRAM.replace('[Contract "6S"]', '[Contract ""]')).boards
+    assert board.auction is not None and len(board.auction.calls) == 12
+    assert board.auction.annotations[0][1].nags == (15,)

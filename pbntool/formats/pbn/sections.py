@@ -26,6 +26,7 @@ from pbntool.diagnostics import (
     PBN126,
     PBN127,
     PBN136,
+    PBN140,
     Diagnostic,
     Path,
 )
@@ -218,6 +219,13 @@ def _decode_auction_data(pieces: list[Piece]) -> AuctionData:
                 for _ in range(_passes_to_end(calls)):
                     calls.append(Action.PASS)
                     call_words.append(number)
+            elif piece == "*" and shift > 0 and calls and not isinstance(calls[-1], Token):
+                # "4N*": bidding programs glue an alert mark to the call; an end marker is
+                # a word of its own.  Read as the alert NAG, so no later call is lost.
+                state.diagnostics.append(
+                    PBN140.at(state.path(where), token=repr(word), reading="an alert ($15)")
+                )
+                state.annotation_token("$15", where, len(calls) - 1)
             elif piece == "*":
                 state.end = SectionEnd.STOP
             elif piece == "+":
@@ -256,6 +264,9 @@ def _read_call(piece: str, where: tuple[int, int], state: _SectionState) -> Call
     found = _CALL_SPELLINGS.get(piece)
     if found is not None:
         return found
+    if piece in ("P", "p"):
+        state.diagnostics.append(PBN140.at(state.path(where), token=repr(piece), reading="Pass"))
+        return Action.PASS
     state.diagnostics.append(PBN115.at(state.path(where), token=repr(piece)))
     return Token(piece)
 
