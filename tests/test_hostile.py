@@ -140,3 +140,17 @@ def test_p_makes_the_auction_give_the_contract() -> None:
     (board,) = parse(BIDDING_PROGRAM.replace('[Contract "6S"]', '[Contract ""]')).boards
     assert board.auction is not None and len(board.auction.calls) == 12
     assert board.auction.annotations[0][1].nags == (15,)
+
+
+# --- 10. digits other than ASCII -----------------------------------------------------------------
+
+
+def test_non_ascii_digits_are_refused_in_every_numeric_tag(tmp_path: Path) -> None:
+    text = (
+        game(1, "N", "None", "1S Pass Pass Pass", declarer="N", contract="1S", result="\uff17")
+        .replace('[Board "1"]', '[Board "\u0661"]')
+        .replace("[Auction", '[Score "\uff18\uff10"]\n[Auction')
+    )
+    run = pbntool_run("validate", "--format", "json", write(tmp_path / "digits.pbn", text))
+    codes = sorted(json.loads(line)["code"] for line in run.lines)
+    assert {"PBN105", "PBN109", "PBN110"} <= set(codes)

@@ -81,9 +81,9 @@ __all__ = ["DecodedGame", "FileContext", "SourceMap", "decode_game"]
 _new_tag = functools.partial(tuple.__new__, Tag)
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
 _SIDE_NUMBER = re.compile(
-    rf"(?:{_NUMBER}|(?:NS|EW)\s*{_NUMBER}(?:\s*(?:NS|EW)\s*{_NUMBER})?)", re.I
+    rf"(?:{_NUMBER}|(?:NS|EW)\s*{_NUMBER}(?:\s*(?:NS|EW)\s*{_NUMBER})?)", re.I | re.ASCII
 )
-_VERSION_LINE = re.compile(r"\s*PBN\s+(\d+)\.(\d+)", re.I)
+_VERSION_LINE = re.compile(r"\s*PBN\s+(\d+)\.(\d+)", re.I | re.ASCII)
 _EXPORT_LINE = re.compile(r"\s*EXPORT\s*$", re.I)
 
 

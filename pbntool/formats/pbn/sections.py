@@ -89,9 +89,11 @@ for _card in Card._ALL.values():
             _CARD_SPELLINGS[_spelling] = _card
 
 # Note references and NAGs are small numbers; longer digit runs are not annotations.
-_ANNOTATION = re.compile(r"=\d{1,9}=|\$\d{1,9}|[!?]{1,2}")
+_ANNOTATION = re.compile(r"=\d{1,9}=|\$\d{1,9}|[!?]{1,2}", re.ASCII)
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-_PIECES = re.compile(r"=\d{1,9}=|\$\d{1,9}|[!?]{1,2}|\^[A-Za-z]?|[*+]|[A-Za-z0-9-]+|.", re.S)
+_PIECES = re.compile(
+    r"=\d{1,9}=|\$\d{1,9}|[!?]{1,2}|\^[A-Za-z]?|[*+]|[A-Za-z0-9-]+|.", re.S | re.ASCII
+)
 _WORDS = re.compile(r"\S+")
 
 
@@ -522,7 +524,7 @@ def _is_token_char(char: str) -> bool:
     return char.isalnum() or char in "-*+!?^"
 
 
-_NOTE = re.compile(r" *(\d{1,9}) *:(.*)", re.S)
+_NOTE = re.compile(r" *(\d{1,9}) *:(.*)", re.S | re.ASCII)
 
 
 def decode_note(value: str) -> tuple[Note | None, list[Diagnostic]]:
@@ -537,7 +539,7 @@ def decode_note(value: str) -> tuple[Note | None, list[Diagnostic]]:
     return Note(index, match.group(2)), problems
 
 
-_COLUMN = re.compile(r"([+-]?)([^;\\]*)(?:\\(\d{1,9})([LR]?))?")
+_COLUMN = re.compile(r"([+-]?)([^;\\]*)(?:\\(\d{1,9})([LR]?))?", re.ASCII)
 
 
 def decode_table(
