@@ -10,6 +10,7 @@ the reader's ``SourceMap`` turns it into a line and column.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -22,6 +23,7 @@ __all__ = [
     "DiagnosticError",
     "Path",
     "Severity",
+    "printable",
 ]
 
 Path = tuple[Any, ...]
@@ -31,6 +33,25 @@ Path = tuple[Any, ...]
 ``("table", name)``, ``("cell", table, index)`` (the index-th element of a table's data),
 ``("section", name)`` (the ``[`` of the tag that opens it), or ``("offset", n)`` for a
 reader finding."""
+
+
+# Every control character but tab, DEL, the C1 controls, and the Unicode line and paragraph
+# separators: what could end a line of text output (or move the cursor) in a terminal.
+_CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\n": "\\n", "\r": "\\r"}
+
+
+def printable(text: str) -> str:
+    """``text`` for one line of text output: control characters written as escapes (``\\n``,
+    ``\\x1b``, ``\\u2028``), so a file name or a value cannot forge a line or a finding."""
+    if _CONTROLS.search(text) is None:
+        return text
+    return _CONTROLS.sub(lambda m: _NAMED.get(m.group()) or _escape(m.group()), text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 class Severity(IntEnum):
@@ -64,7 +85,7 @@ class Diagnostic:
         place = ":".join(
             str(part) for part in (self.file or "-", self.line, self.column) if part is not None
         )
-        return f"{place}: {self.severity.label} {self.code} {self.message}"
+        return printable(f"{place}: {self.severity.label} {self.code} {self.message}")
 
     def to_dict(self) -> dict[str, object]:
         """The JSON form; its keys are part of the public interface."""
@@ -445,6 +466,31 @@ PBN137 = _code(
     WARNING,
     "second {name} tag after the {section}: read as a new game (no blank line before it?)",
     "Two games with no semi-empty line between them; the second is read as a game of its own.",
+)
+
+PBN138 = _code(
+    "PBN138",
+    WARNING,
+    "comment not closed before line {line}, which starts a game; read as ending there",
+    "A `{` comment whose `}` comes only after a line that starts a game (`[Event`, `[Board`, "
+    "`[Deal`): usually a comment closed by the wrong bracket, as in `{par 7NT N]`.  Read as "
+    "ending before that line, so the games after it are not swallowed.",
+)
+
+PBN139 = _code(
+    "PBN139",
+    WARNING,
+    "empty Play tag with no cards: read as no play",
+    '`[Play ""]` with no card after it, which real files write for a board not played '
+    "(§15.2: warn, don't fail); with cards after it, the seat is needed (PBN128).",
+)
+
+PBN140 = _code(
+    "PBN140",
+    WARNING,
+    "{token} in the auction read as {reading}",
+    "A bidding program's spelling (a real-world deviation): `P` for Pass, or a `*` glued to a "
+    "call (`4N*`), which marks an alert there, not the end of the auction.",
 )
 
 # --- EXP: export-format rules, checked when the file says `% EXPORT` ------------------------

@@ -600,7 +600,7 @@ def play_board(play: Play) -> Board:
     return Board(play=play)
 
 
-def test_only_the_last_trick_drops_its_trailing_unknown_cards() -> None:
+def test_the_last_trick_keeps_its_four_columns() -> None:
     play = Play(
         Seat.WEST,
         (
@@ -612,7 +612,7 @@ def test_only_the_last_trick_drops_its_trailing_unknown_cards() -> None:
     assert lines_after(play_board(play), '[Play "W"]') == [
         "D2 - DJ -",
         "- - S2 SA",
-        "SK SQ",
+        "SK SQ - -",
         "",
         "",
     ]
@@ -620,7 +620,7 @@ def test_only_the_last_trick_drops_its_trailing_unknown_cards() -> None:
 
 def test_trailing_tricks_with_nothing_known_are_not_written() -> None:
     play = Play(Seat.NORTH, (trick(Seat.NORTH, "CA", "C2"), trick(Seat.NORTH), trick(Seat.NORTH)))
-    assert lines_after(play_board(play), '[Play "N"]') == ["CA C2", "", ""]
+    assert lines_after(play_board(play), '[Play "N"]') == ["CA C2 - -", "", ""]
 
 
 def test_card_irregularities_and_annotations_are_written_like_calls() -> None:
@@ -649,7 +649,7 @@ def test_a_continuation_token_is_kept_in_its_column() -> None:
 
 def test_play_comments_follow_the_play_tag() -> None:
     play = Play(Seat.EAST, (trick(Seat.EAST, "HA"),), comments=(Comment("a lead"),))
-    assert lines_after(play_board(play), '[Play "E"]')[:2] == ["{a lead}", "HA"]
+    assert lines_after(play_board(play), '[Play "E"]')[:2] == ["{a lead}", "HA - - -"]
 
 
 # --- tables ----------------------------------------------------------------------------------
@@ -690,7 +690,7 @@ def test_tables_come_after_the_play_sorted_case_insensitively() -> None:
         ),
     )
     assert lines_after(board, '[Play "W"]') == [
-        "CA",
+        "CA - - -",
         '[actionTable "Rank"]',
         "2",
         '[ScoreTable "Rank"]',

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from pbntool.deals import DealKey, deal_key, hand_masks
+from pbntool.diagnostics import printable
 from pbntool.model import Seat
 from pbntool.records import Record
 from pbntool.rules.outcome import board_outcome
@@ -35,7 +36,7 @@ class Occurrence:
 
     def place(self) -> str:
         board = "" if self.board is None else f" board {self.board}"
-        return f"{self.file}:{self.line}{board}"
+        return f"{printable(self.file)}:{self.line}{board}"
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -70,7 +70,7 @@ def summarise_record(record: Record, diagnostics: Iterable[Diagnostic]) -> Recor
         diagnostics=found,
         full_deal=board.deal is not None and is_full_deal(board.deal),
         has_auction=board.auction is not None,
-        has_play=board.play is not None,
+        has_play=board.play is not None and board.play.card_count > 0,
         contract=bid,
         passed_out=outcome.passed_out,
         declarer=None if outcome.declarer is None or bid is None else outcome.declarer.letter,

@@ -365,7 +365,7 @@ class RoomLabel(NamedTuple):
     """Text after a comma (``o1,BOARD 1``), kept as written."""
 
 
-_ROOM = re.compile(r"\s*([A-Za-z]?)\s*(\d*)\s*(?:,(.*))?", re.S)
+_ROOM = re.compile(r"\s*([A-Za-z]?)\s*(\d*)\s*(?:,(.*))?", re.S | re.ASCII)
 
 
 def read_room(value: str) -> RoomLabel | None:
@@ -391,7 +391,7 @@ class TableResult(NamedTuple):
     tricks: int | None
 
 
-_RESULT = re.compile(r"([1-7])([CDHSN])([NESW])(x{0,2})(=|[+-]\d{1,2})?", re.I)
+_RESULT = re.compile(r"([1-7])([CDHSN])([NESW])(x{0,2})(=|[+-]\d{1,2})?", re.I | re.ASCII)
 
 
 def read_table_result(entry: str) -> TableResult | None:

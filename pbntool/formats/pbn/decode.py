@@ -33,6 +33,7 @@ from pbntool.diagnostics import (
     PBN131,
     PBN132,
     PBN135,
+    PBN139,
     Diagnostic,
     Path,
 )
@@ -80,9 +81,9 @@ __all__ = ["DecodedGame", "FileContext", "SourceMap", "decode_game"]
 _new_tag = functools.partial(tuple.__new__, Tag)
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
 _SIDE_NUMBER = re.compile(
-    rf"(?:{_NUMBER}|(?:NS|EW)\s*{_NUMBER}(?:\s*(?:NS|EW)\s*{_NUMBER})?)", re.I
+    rf"(?:{_NUMBER}|(?:NS|EW)\s*{_NUMBER}(?:\s*(?:NS|EW)\s*{_NUMBER})?)", re.I | re.ASCII
 )
-_VERSION_LINE = re.compile(r"\s*PBN\s+(\d+)\.(\d+)", re.I)
+_VERSION_LINE = re.compile(r"\s*PBN\s+(\d+)\.(\d+)", re.I | re.ASCII)
 _EXPORT_LINE = re.compile(r"\s*EXPORT\s*$", re.I)
 
 
@@ -475,6 +476,10 @@ def _check_prerequisites(game: _Game, section: RawTag, needed: tuple[str, ...]) 
 def _decode_play(game: _Game, board_is_end_position: bool) -> Play | None:
     raw_tag = game.first.get("Play")
     if raw_tag is None:
+        return None
+    if not raw_tag.value.strip() and not decode_play_data(raw_tag.data or []).slots:
+        # [Play ""] with no card: real files write it for "not played"; no play, not an error.
+        game.diagnostics.append(PBN139.at(("offset", raw_tag.offset)))
         return None
     first = _section_seat(game, "Play")
     if first is None:

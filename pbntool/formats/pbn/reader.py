@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from pbntool.diagnostics import PBN001, PBN002, PBN003, PBN004, PBN137, Diagnostic
+from pbntool.diagnostics import PBN001, PBN002, PBN003, PBN004, PBN137, PBN138, Diagnostic
 from pbntool.formats.pbn.tags import KNOWN_TAGS, SECTION_TAGS
 from pbntool.model import Comment, CommentKind
 from pbntool.text.grammars import build_parser, load_parser
@@ -40,6 +40,12 @@ _LEADING_BLANK_LINES = re.compile(r"(?:[ \t]*\n)+")
 # What can hide a "{" from the brace scanner: strings, ";" comments, escape lines.
 _BRACE_SCAN = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|;[^\n]*|\{[^}]*\}?|^%[^\n]*', re.M)
 _DOS_EOF = "\x1a"
+# A line that starts a game: a "{" comment whose "}" comes only after such a line ran away
+# (e.g. "{par 7NT N]", closed by the wrong bracket) and would swallow the games in between.
+# Only a line that is that tag pair alone counts: '[Board "9"] is only commentary' is text.
+_GAME_START_LINE = re.compile(
+    r'\n\[[ \t]*(?:Event|Board|Deal)[ \t]*"(?:[^"\\\n]|\\.)*"[ \t]*\][ \t]*(?=\n|$)'
+)
 # The parts of a malformed tag pair (a BAD_TAG token holds no newline, "[" or inner "]").
 _BAD_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]*)[ \t]*("?)([^"\]]*)("?)[^\]]*(\]?)$')
 
@@ -52,6 +58,11 @@ class GameBlock:
     first_line: int
     unclosed_braces: tuple[int, ...] = ()
     """Offsets in ``text`` of ``{`` that were never closed (read as stray characters)."""
+    runaway_comments: tuple[tuple[int, int, int], ...] = ()
+    """``(start, end, gap)``: offsets in ``text`` of ``{`` comments whose ``}`` came only
+    after a line that starts a game, which is ``gap`` lines after ``end``.  Each is read as
+    ending at ``end`` (the line end after its last line of text, or the end of the text), so
+    the game after it is read (PBN138)."""
 
 
 def split_games(chunks: Iterable[str]) -> Iterator[GameBlock]:
@@ -80,6 +91,9 @@ class _Splitter:
     stray_set: set[int] = field(default_factory=set)
     no_comments_from: float = float("inf")
     """File offset after which no ``}`` exists, so no ``{`` can open a comment."""
+    runaways: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """File offsets of runaway ``{`` comments (see ``GameBlock.runaway_comments``) to their
+    end's file offset and the lines from there to the game's first line."""
 
     def feed(self, chunk: str, final: bool) -> Iterator[GameBlock]:
         text = self.text + chunk if self.text else chunk
@@ -117,6 +131,11 @@ class _Splitter:
                 return (len(text), len(text)) if final else (-1, -1)
             close = text.find("}", brace)
             if close >= 0:
+                end, gap = _runaway_end(text, brace, close)
+                if end >= 0:
+                    self.runaways[self.base + brace] = (self.base + end, gap)
+                    position = end
+                    continue
                 position = close + 1
                 continue
             if not final and len(text) - brace <= MAX_BRACE_CHARS:
@@ -135,7 +154,8 @@ class _Splitter:
             bisect.insort(self.stray_braces, offset)
 
     def _open_brace(self, text: str, position: int, limit: int) -> int:
-        """Offset of a ``{`` between position and limit whose comment is not closed there."""
+        """Offset of a ``{`` between position and limit whose comment is not closed there, or
+        is closed only after a line that starts a game."""
         stop = int(min(limit, self.no_comments_from - self.base))
         if stop <= position or text.find("{", position, stop) < 0:
             return -1
@@ -148,8 +168,8 @@ class _Splitter:
                 if self.base + match.start() in self.stray_set:
                     position = match.start() + 1
                     continue
-                if not token.endswith("}"):
-                    return match.start()
+                if not token.endswith("}") or _GAME_START_LINE.search(token):
+                    return match.start()  # unclosed here, or a runaway comment
             position = match.end()
 
     def _block(self, text: str, start: int, end: int) -> GameBlock:
@@ -157,7 +177,30 @@ class _Splitter:
         first = bisect.bisect_left(self.stray_braces, self.base + start)
         last = bisect.bisect_left(self.stray_braces, self.base + end)
         strays = tuple(offset - self.base - start for offset in self.stray_braces[first:last])
-        return GameBlock(body, self.line, strays)
+        runaways: tuple[tuple[int, int, int], ...] = ()
+        if self.runaways:
+            origin = self.base + start
+            runaways = tuple(
+                (brace - origin, min(close - origin, len(body)), gap)
+                for brace, (close, gap) in sorted(self.runaways.items())
+                if origin <= brace < self.base + end
+            )
+            for brace in [b for b in self.runaways if b < self.base + end]:
+                del self.runaways[brace]
+        return GameBlock(body, self.line, strays, runaways)
+
+
+def _runaway_end(text: str, brace: int, close: int) -> tuple[int, int]:
+    """Where the ``{`` comment at ``brace`` closed by ``close`` is read to end, and how many
+    lines after that the game starts.  (-1, 0) when no line between them starts a game (the
+    usual case); else the end is the line end after the comment's last line of text before
+    that line, so the blank lines before a game stay the separator of the games."""
+    opener = _GAME_START_LINE.search(text, brace, close)
+    if opener is None:
+        return -1, 0
+    last_text = len(text[brace : opener.start()].rstrip(" \t\n")) + brace
+    end = text.find("\n", last_text, opener.start() + 1)
+    return end, text.count("\n", end, opener.start() + 1)
 
 
 Piece = tuple[str, str, int, Comment | None]
@@ -330,11 +373,12 @@ def _bad_tag_detail(text: str) -> str:
 def parse_block(block: GameBlock) -> RawGame:
     """Parse one game into tags, section data and commentary; never raises on bad input."""
     text = block.text
-    lexed = _without_unclosable_braces(text)
+    lexed = _without_unclosable_braces(_with_runaways_closed(block))
     tokens = load_parser("pbn").parse(lexed).children
     builder = _Builder(block)
     for offset in block.unclosed_braces:
         builder.diagnostics.append(PBN003.at(("offset", offset), where="the input"))
+    runaways = {start: (end, gap) for start, end, gap in block.runaway_comments}
     for token in tokens:
         assert isinstance(token, Token)
         kind = token.type
@@ -345,6 +389,12 @@ def parse_block(block: GameBlock) -> RawGame:
         elif kind == "STRING":
             builder.data("string", value, offset)
         elif kind == "BRACE_COMMENT":
+            if offset in runaways:
+                # Its text is what it held up to its end, which the lexer saw as a "}".
+                end, gap = runaways[offset]
+                value = text[offset:end] + "}"
+                line = block.first_line + text.count("\n", 0, end) + gap
+                builder.diagnostics.append(PBN138.at(("offset", offset), line=line))
             builder.comment(Comment(value[1:-1], CommentKind.BRACE), offset)
         elif kind == "LINE_COMMENT":
             builder.comment(Comment(value[1:], CommentKind.LINE), offset)
@@ -356,6 +406,16 @@ def parse_block(block: GameBlock) -> RawGame:
             builder.add_stray(value, offset)
     builder.flush_stray()
     return RawGame(block, builder.tags, builder.commentary, builder.diagnostics)
+
+
+def _with_runaways_closed(block: GameBlock) -> str:
+    """The block's text with a ``}`` in place of the line end at which each runaway comment is
+    read to end (or after the text, when it runs to the end of the block).  Offsets before it
+    are unchanged; the comment's own text is taken from the block."""
+    text = block.text
+    for _, end, _ in block.runaway_comments:
+        text = text[:end] + "}" + text[end + 1 :]
+    return text
 
 
 def _without_unclosable_braces(text: str) -> str:

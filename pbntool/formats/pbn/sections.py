@@ -26,6 +26,7 @@ from pbntool.diagnostics import (
     PBN126,
     PBN127,
     PBN136,
+    PBN140,
     Diagnostic,
     Path,
 )
@@ -88,9 +89,11 @@ for _card in Card._ALL.values():
             _CARD_SPELLINGS[_spelling] = _card
 
 # Note references and NAGs are small numbers; longer digit runs are not annotations.
-_ANNOTATION = re.compile(r"=\d{1,9}=|\$\d{1,9}|[!?]{1,2}")
+_ANNOTATION = re.compile(r"=\d{1,9}=|\$\d{1,9}|[!?]{1,2}", re.ASCII)
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-_PIECES = re.compile(r"=\d{1,9}=|\$\d{1,9}|[!?]{1,2}|\^[A-Za-z]?|[*+]|[A-Za-z0-9-]+|.", re.S)
+_PIECES = re.compile(
+    r"=\d{1,9}=|\$\d{1,9}|[!?]{1,2}|\^[A-Za-z]?|[*+]|[A-Za-z0-9-]+|.", re.S | re.ASCII
+)
 _WORDS = re.compile(r"\S+")
 
 
@@ -218,6 +221,13 @@ def _decode_auction_data(pieces: list[Piece]) -> AuctionData:
                 for _ in range(_passes_to_end(calls)):
                     calls.append(Action.PASS)
                     call_words.append(number)
+            elif piece == "*" and shift > 0 and calls and not isinstance(calls[-1], Token):
+                # "4N*": bidding programs glue an alert mark to the call; an end marker is
+                # a word of its own.  Read as the alert NAG, so no later call is lost.
+                state.diagnostics.append(
+                    PBN140.at(state.path(where), token=repr(word), reading="an alert ($15)")
+                )
+                state.annotation_token("$15", where, len(calls) - 1)
             elif piece == "*":
                 state.end = SectionEnd.STOP
             elif piece == "+":
@@ -256,6 +266,9 @@ def _read_call(piece: str, where: tuple[int, int], state: _SectionState) -> Call
     found = _CALL_SPELLINGS.get(piece)
     if found is not None:
         return found
+    if piece in ("P", "p"):
+        state.diagnostics.append(PBN140.at(state.path(where), token=repr(piece), reading="Pass"))
+        return Action.PASS
     state.diagnostics.append(PBN115.at(state.path(where), token=repr(piece)))
     return Token(piece)
 
@@ -511,7 +524,7 @@ def _is_token_char(char: str) -> bool:
     return char.isalnum() or char in "-*+!?^"
 
 
-_NOTE = re.compile(r" *(\d{1,9}) *:(.*)", re.S)
+_NOTE = re.compile(r" *(\d{1,9}) *:(.*)", re.S | re.ASCII)
 
 
 def decode_note(value: str) -> tuple[Note | None, list[Diagnostic]]:
@@ -526,7 +539,7 @@ def decode_note(value: str) -> tuple[Note | None, list[Diagnostic]]:
     return Note(index, match.group(2)), problems
 
 
-_COLUMN = re.compile(r"([+-]?)([^;\\]*)(?:\\(\d{1,9})([LR]?))?")
+_COLUMN = re.compile(r"([+-]?)([^;\\]*)(?:\\(\d{1,9})([LR]?))?", re.ASCII)
 
 
 def decode_table(

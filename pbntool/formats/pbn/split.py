@@ -117,13 +117,20 @@ class _Recording(dict[str, str]):
 def _pack(piece: Piece) -> PieceData:
     if isinstance(piece, GamePiece):
         block = piece.block
-        return ("g", block.text, block.first_line, block.unclosed_braces, piece.lf_only)
+        return (
+            "g",
+            block.text,
+            block.first_line,
+            block.unclosed_braces,
+            piece.lf_only,
+            block.runaway_comments,
+        )
     return ("e", piece.encoding, piece.line, piece.from_bom)
 
 
 def _unpack(data: PieceData) -> Piece:
     if data[0] == "g":
-        return GamePiece(GameBlock(data[1], data[2], data[3]), data[4])
+        return GamePiece(GameBlock(data[1], data[2], data[3], data[5]), data[4])
     return EncodingEvent(data[1], data[2], data[3])
 
 

@@ -24,8 +24,8 @@ _SCORING_MODIFIERS = {
 }  # fmt: skip
 _ROUND = re.compile(r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*")
 _TIME = re.compile(r"[0-9?]{2}:[0-9?]{2}:[0-9?]{2}")
-_TIME_CONTROL = re.compile(r"\d+/\d+|-")
-_PERCENTAGE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
+_TIME_CONTROL = re.compile(r"\d+/\d+|-", re.ASCII)
+_PERCENTAGE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)", re.ASCII)
 
 _TERMINATIONS = (
     "abandoned", "adjudication", "death", "emergency", "normal", "rules infraction",

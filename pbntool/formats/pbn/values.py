@@ -315,7 +315,7 @@ def decode_contract(value: str) -> tuple[Contract | None, Problems]:
     return Contract(level, Strain.from_text(match.group(3)), doubling), tuple(problems)
 
 
-_RESULT = re.compile(r"(\^)?\s*(?:(\d+)|(NS|EW)\s*(\d+)(?:\s*(NS|EW)\s*(\d+))?)", re.I)
+_RESULT = re.compile(r"(\^)?\s*(?:(\d+)|(NS|EW)\s*(\d+)(?:\s*(NS|EW)\s*(\d+))?)", re.I | re.ASCII)
 
 
 @functools.lru_cache(maxsize=_DECODED_VALUES)
@@ -345,7 +345,9 @@ def decode_result(value: str, declarer: Seat | None) -> tuple[int | None, bool, 
     return 13 - sides[other], irregular, ()
 
 
-_SIDE_SCORE = re.compile(r"(?:([+-]?\d+)|(NS|EW)\s*([+-]?\d+)(?:\s*(NS|EW)\s*([+-]?\d+))?)", re.I)
+_SIDE_SCORE = re.compile(
+    r"(?:([+-]?\d+)|(NS|EW)\s*([+-]?\d+)(?:\s*(NS|EW)\s*([+-]?\d+))?)", re.I | re.ASCII
+)
 
 
 @functools.lru_cache(maxsize=_DECODED_VALUES)

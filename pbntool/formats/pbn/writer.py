@@ -548,17 +548,6 @@ def _written_trick_count(play: Play, annotations: _PlayAnnotations) -> int:
     return count
 
 
-def _last_trick_width(play: Play, number: int, annotations: _PlayAnnotations) -> int:
-    """How many columns of the last trick to write: up to its last known or annotated slot."""
-    width = 4
-    while width > 1:
-        seat = play.first.next(width - 1)
-        if play.tricks[number][seat] is not None or (number, seat) in annotations:
-            break
-        width -= 1
-    return width
-
-
 def _write_play(
     out: _Lines, play: Play, comments: Sequence[Comment], notes: Sequence[Note]
 ) -> None:
@@ -569,10 +558,10 @@ def _write_play(
     count = _written_trick_count(play, annotations)
     for number in range(count):
         out.end_line()
-        # PBN 2.1 §15.3: the last line stops after the last known card; a trick in the
-        # middle keeps its "-" so that the columns stay aligned.
-        width = _last_trick_width(play, number, annotations) if number == count - 1 else 4
-        for step in range(width):
+        # Every line has its four columns, the last one too ("- DQ - -", not "- DQ"): §15.3
+        # lets the last line stop after its last known card, but many readers need the four
+        # columns of a trick, and "-" for an unknown card is legal PBN everywhere.
+        for step in range(4):
             seat = play.first.next(step)
             _add_move(out, _slot_text(play.tricks[number][seat]), annotations.get((number, seat)))
     _write_section_end(out, play.end)

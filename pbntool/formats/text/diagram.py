@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from pbntool.diagnostics import printable
 from pbntool.model import (
     Annotation,
     Auction,
@@ -117,7 +118,7 @@ def _header(board: Board, file: str | None) -> str:
     if event:
         fields.append(event)
     if file:
-        fields.append(f"({file})")
+        fields.append(f"({printable(file)})")
     return _GAP.join(fields)
 
 
@@ -125,7 +126,7 @@ def _known(value: str | None) -> str | None:
     """A tag value worth showing: not absent, empty, unknown (``?``) or ``-``."""
     if value is None or value.strip() in ("", "?", "-"):
         return None
-    return value.strip()
+    return printable(value.strip())
 
 
 def _rank_text(rank: Rank) -> str:

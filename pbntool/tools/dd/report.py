@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbntool.diagnostics import printable
 from pbntool.model import Contract, Seat, Strain, Vulnerability
 from pbntool.records import Record
 from pbntool.scoring import score_ns
@@ -17,7 +18,7 @@ _COLUMNS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strai
 def _place(record: Record) -> str:
     board = record.board
     number = "" if board is None or board.number is None else f" board {board.number}"
-    return f"{record.file}:{record.line}{number}"
+    return f"{printable(str(record.file))}:{record.line}{number}"
 
 
 def analysis_text(record: Record, analysis: DDAnalysis) -> str:

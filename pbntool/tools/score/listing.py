@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbntool.diagnostics import printable
 from pbntool.model import Board, Contract, Seat
 from pbntool.records import Record
 from pbntool.rules import auction_outcome
@@ -55,7 +56,7 @@ class ScoreLine:
         for name, width in _COLUMNS[1:]:
             value = getattr(self, name)
             cells.append(("-" if value is None else str(value)).rjust(width))
-        return " ".join(cells) + "  " + self.file
+        return " ".join(cells) + "  " + printable(self.file)
 
 
 def score_board(board: Board, file: str) -> ScoreLine:

@@ -20,11 +20,11 @@ __all__ = [
     "parse_side_number",
 ]
 
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)", re.ASCII)
 _SIDE_NUMBER = re.compile(
     r"\s*(?:(NS|EW)\s*)?([+-]?(?:\d+\.?\d*|\.\d+))"
     r"(?:\s*(NS|EW)\s*([+-]?(?:\d+\.?\d*|\.\d+)))?\s*",
-    re.I,
+    re.I | re.ASCII,
 )
 
 
