@@ -171,6 +171,15 @@ SRC007 = _code(
     "named on the command line); the input is skipped.",
 )
 
+SRC008 = _code(
+    "SRC008",
+    ERROR,
+    "not a {form} file: {reason}; the input is skipped",
+    "The input is named like a bridge file (.pbn, .lin) but its content is not one: binary "
+    "data, an archive or document (a renamed .docx), or text with no tag pair or LIN pair "
+    "in its first 64 KiB.",
+)
+
 # --- PBN0xx: PBN syntax -------------------------------------------------------------------
 PBN001 = _code(
     "PBN001",

@@ -367,6 +367,9 @@ def batch_command(command: CommandT) -> CommandT:
         try:
             options = batch_options(shared)
             options.check()
+            if not options.quiet:
+                for warning in options.warnings():
+                    typer.echo(f"pbntool: warning: {warning}", err=True)
             command(inputs=options, **values)
         except (UsageError, DaskMissing) as error:
             typer.echo(f"pbntool: error: {error}", err=True)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from enum import StrEnum
 from typing import BinaryIO
 
-from pbntool.diagnostics import INT001, SRC003, SRC007, Diagnostic
+from pbntool.diagnostics import INT001, SRC003, SRC007, SRC008, Diagnostic
 from pbntool.records import Record
 from pbntool.text.inputs import Input, replay
 
@@ -28,6 +28,7 @@ __all__ = [
     "open_detected",
     "read_failure",
     "read_input",
+    "refused_content",
 ]
 
 
@@ -99,6 +100,36 @@ def detect_format(head: bytes, name: str = "") -> Format | None:
     return None
 
 
+_TAG_START = re.compile(r"(?m)^[ \t]*\[[ \t]*[A-Za-z]")
+_BINARY = re.compile(r"[\x00-\x08\x0e-\x19\x1b-\x1f\x7f\ufffd]")
+BINARY_SHARE = 0.05
+"""Text with more control characters or undecodable bytes than this share is binary data."""
+
+
+def refused_content(head: bytes, name: str) -> Diagnostic | None:
+    """SRC008 when only the name made an input PBN or LIN and its first bytes show it is
+    neither: binary data, or text with no tag (PBN) or no ``|`` (LIN) at all.
+
+    Real files of few games and much commentary are kept: a PBN file may start with ``%``,
+    ``;`` or ``{`` (commentary), and content any format recognises is never refused.
+    """
+    suffix = name[name.rfind(".") :].lower() if "." in name else ""
+    form = SUFFIXES.get(suffix)
+    if form not in (Format.PBN, Format.LIN):
+        return None
+    text = _head_text(head).lstrip()
+    if not text or _detect_text(text) is not None:
+        return None
+    label = form.value.upper()
+    if len(_BINARY.findall(text)) > BINARY_SHARE * len(text):
+        return SRC008.at(form=label, reason="binary data (control characters, undecodable bytes)")
+    if form is Format.PBN and text[0] not in "%;{" and not _TAG_START.search(text):
+        return SRC008.at(form=label, reason='text with no tag pair ([Event "..."])')
+    if form is Format.LIN and "|" not in text:
+        return SRC008.at(form=label, reason="text with no LIN pair (md|...|)")
+    return None
+
+
 def _head_text(head: bytes) -> str:
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return head.decode("utf-16", errors="replace")
@@ -156,10 +187,12 @@ def read_input(source: Input, form: Format | None = None) -> Iterator[Record]:
         yield _failure(source.name, read_failure(error))
         return
     try:
-        detected, readable = open_detected(stream, source.name)
-        form = form or detected
-        if form is None:
-            yield _failure(source.name, SRC007.at(), line=1)
+        head = stream.read(SNIFF_BYTES)
+        refused = None if form is not None else refused_content(head, source.name)
+        form = form or detect_format(head, source.name)
+        readable = replay(head, stream)
+        if form is None or refused is not None:
+            yield _failure(source.name, refused or SRC007.at(), line=1)
             return
         yield from reader_for(form)(readable, source.name)
         stopped = source.failure()

@@ -46,7 +46,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from pbntool.diagnostics import INT001, SRC007, Diagnostic
-from pbntool.formats import Format, detect_format, read_failure, read_input, reader_for
+from pbntool.formats import (
+    Format,
+    detect_format,
+    read_failure,
+    read_input,
+    reader_for,
+    refused_content,
+)
 from pbntool.formats.pbn import GamePiece, Piece, iter_pieces, read_pieces
 from pbntool.formats.pbn.decode import FileContext
 from pbntool.formats.pbn.reader import GameBlock
@@ -394,10 +401,11 @@ def _plan_stream(
     except OSError as error:
         yield _done(name, failure_record(name, read_failure(error)))
         return
+    refused = None if form is not None else refused_content(head, name)
     form = form or detect_format(head, name)
     again = replay(head, stream)
-    if form is None:
-        yield _done(name, failure_record(name, SRC007.at(), line=1))
+    if form is None or refused is not None:
+        yield _done(name, failure_record(name, refused or SRC007.at(), line=1))
     elif form is Format.PBN:
         yield from _guarded(name, _plan_pbn(name, again, head))
     elif form is Format.JSON and _json_lines(head):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from pbntool.diagnostics import ARC004, SRC003, Diagnostic
+from pbntool.diagnostics import ARC004, SRC003, SRC008, Diagnostic
 from pbntool.text.archives import (
     ARCHIVE_SUFFIXES,
     COMPRESSED_SUFFIXES,
@@ -180,7 +180,7 @@ def iter_inputs(arguments: Iterable[str], selection: Selection | None = None) ->
             yield Input("<link>", None, opener=opener, relative="link")
             continue
         if path.is_dir():
-            yield from _walk(path, chosen)
+            yield from _found_in(argument, _walk(path, chosen))
         elif path.is_file():
             yield from _file(argument, path, path.name, chosen)
         elif path.exists():
@@ -193,6 +193,19 @@ def iter_inputs(arguments: Iterable[str], selection: Selection | None = None) ->
 
 _LINK = re.compile(r"(?i)(?:https?://|www\.)\S*(?:[?&](?:lin|linurl)=|handviewer\.html\?)")
 """A handviewer link given on the command line instead of a file name."""
+
+
+def _found_in(argument: str, found: Iterator[Input]) -> Iterator[Input]:
+    """The inputs of a directory, or the finding that it holds none: a mistyped path or an
+    empty checkout must not pass a CI job as a clean run."""
+    empty = True
+    for source in found:
+        empty = False
+        yield source
+    if empty:
+        suffixes = ", ".join(sorted(DATA_SUFFIXES))
+        reason = f"no bridge files found in this directory (looked for {suffixes} and archives)"
+        yield _unreadable(argument, reason)
 
 
 def _stdin(selection: Selection) -> Iterator[Input]:
@@ -217,6 +230,9 @@ def _file(name: str, path: Path, relative: str, selection: Selection) -> Iterato
     kind = sniff_archive(head)
     if kind is None:
         yield Input(name, path, relative=relative, size=size)
+        return
+    if kind == "zip" and (disguised := _disguised_zip(name)) is not None:
+        yield Input(name, None, _placed(disguised, name), size=size)
         return
     try:
         with open(path, "rb") as stream:
@@ -270,10 +286,34 @@ def _member(
             name, None, opener=lambda: again, relative=relative, size=size, status=member.status
         )
         return
+    if kind == "zip" and (disguised := _disguised_zip(name)) is not None:
+        yield Input(name, None, _placed(disguised, name), size=size)
+        return
     yield from _archive(again, name, relative, kind, selection, depth + 1, size)
     failure = member.status() if member.status is not None else None
     if failure is not None:
         yield Input(name, None, _placed(failure, name))
+
+
+_NAMED_FORMATS = {
+    ".pbn": "PBN",
+    ".lin": "LIN",
+    ".xml": "XML",
+    ".json": "JSON",
+    ".jsonl": "JSON",
+    ".ndjson": "JSON",
+}
+
+
+def _disguised_zip(name: str) -> Diagnostic | None:
+    """SRC008 for a zip named like a data file: an office document (.docx, .xlsx and .odt are
+    zips) renamed .pbn, not an archive of boards (those are named .zip)."""
+    suffix = PurePosixPath(name.replace("!", "/")).suffix.lower()
+    form = _NAMED_FORMATS.get(suffix)
+    if form is None:
+        return None
+    reason = "a zip archive (an office document such as .docx is one); archives are named .zip"
+    return SRC008.at(form=form, reason=reason)
 
 
 def _peek(stream: BinaryIO) -> bytes:
