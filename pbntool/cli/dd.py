@@ -262,6 +262,15 @@ def _fill(
     sources = list(iter_inputs(paths))
     if output is not None and len(sources) != 1:
         _usage("--output takes one input; use --in-place for several")
+    if in_place:
+        # Only a file on disk can be rewritten: an archive member or stdin has no place of
+        # its own to go back to (refused before anything is written).
+        for source in sources:
+            if source.path is None and source.problem is None:
+                _usage(
+                    f"--in-place cannot rewrite {source.name}: not a file on disk (an archive "
+                    "member, stdin or a link); use --output"
+                )
     filled = skipped = 0
     for source in sources:
         report.inputs += 1

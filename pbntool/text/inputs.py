@@ -13,6 +13,7 @@ reads forwards only): read each input before taking the next.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import functools
 import importlib
@@ -175,20 +176,48 @@ def iter_inputs(arguments: Iterable[str], selection: Selection | None = None) ->
             yield from _stdin(chosen)
             continue
         path = Path(argument)
-        if _LINK.match(argument) and not path.exists():
+        try:
+            kind = _path_kind(path)
+        except OSError as error:  # a name too long for the system, a loop of links ...
+            if _LINK.match(argument):
+                kind = None
+            else:
+                yield _unreadable(_shortened(argument), error.strerror or str(error))
+                continue
+        if _LINK.match(argument) and kind is None:
             opener = functools.partial(io.BytesIO, argument.encode("utf-8"))
             yield Input("<link>", None, opener=opener, relative="link")
-            continue
-        if path.is_dir():
+        elif kind == "dir":
             yield from _found_in(argument, _walk(path, chosen))
-        elif path.is_file():
+        elif kind == "file":
             yield from _file(argument, path, path.name, chosen)
-        elif path.exists():
+        elif kind == "other":
             yield _unreadable(argument, "not a regular file")
         elif path.is_symlink():
             yield _unreadable(argument, "dangling symbolic link")
         else:
             yield _unreadable(argument, "no such file or directory")
+
+
+def _path_kind(path: Path) -> str | None:
+    """``dir``, ``file``, ``other`` or None (nothing there); raises OSError when the name
+    itself cannot be looked up (longer than the system allows)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+            return None
+        raise
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "file" if stat.S_ISREG(mode) else "other"
+
+
+def _shortened(name: str, keep: int = 200) -> str:
+    """A name fit to print on one line of a finding."""
+    return name if len(name) <= keep else f"{name[: keep // 2]}...{name[-keep // 2 :]}"
 
 
 _LINK = re.compile(r"(?i)(?:https?://|www\.)\S*(?:[?&](?:lin|linurl)=|handviewer\.html\?)")
