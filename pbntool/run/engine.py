@@ -10,8 +10,8 @@ is bounded by the window, never by the size of the input.
 from __future__ import annotations
 
 import gc
-import signal
 import os
+import signal
 import threading
 import traceback
 from collections import deque

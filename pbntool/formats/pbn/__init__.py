@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from pbntool.diagnostics import INT001, SRC001, SRC002, SRC004, SRC005, SRC006, Diagnostic
+from pbntool.diagnostics import (
+    INT001,
+    SRC001,
+    SRC002,
+    SRC004,
+    SRC005,
+    SRC006,
+    SRC009,
+    Diagnostic,
+)
 from pbntool.formats.pbn.decode import FileContext, SourceMap, decode_game
 from pbntool.formats.pbn.reader import (
     GameBlock,
@@ -28,7 +37,7 @@ from pbntool.formats.pbn.reader import (
 from pbntool.formats.pbn.writer import WriteOptions, dump, dumps, iter_dump
 from pbntool.model import Board
 from pbntool.records import ParseResult, Record, collect, place, strict_boards
-from pbntool.text.source import DecodedText, EncodingEvent
+from pbntool.text.source import DecodedText, EncodingEvent, max_game_chars
 
 __all__ = [
     "GamePiece",
@@ -99,11 +108,15 @@ def read_pieces(pieces: Iterable[Piece], context: FileContext) -> Iterator[Recor
     """The records of consecutive pieces of one file; ``context`` carries what one game
     passes on to the next (inheritance, version, export) and is updated in place."""
     name = context.name
+    limit = max_game_chars()
     for piece in pieces:
         if isinstance(piece, EncodingEvent):
             yield _encoding_record(piece, name)
             continue
         context.lf_only = piece.lf_only
+        if len(piece.block.text) > limit:
+            yield _oversized(piece.block, name, limit)
+            continue
         try:
             records = _read_block(piece.block, context)
         except Exception as error:  # a bug of ours must cost one game, not the file
@@ -115,6 +128,12 @@ def _encoding_record(event: EncodingEvent, name: str) -> Record:
     code = SRC002 if event.from_bom or event.encoding.startswith("UTF-16") else SRC001
     diagnostic = _place(code.at(encoding=event.encoding), name, event.line, 1)
     return Record(None, (diagnostic,), name, event.line)
+
+
+def _oversized(block: GameBlock, name: str, limit: int) -> Record:
+    """The finding that a game is too big to parse (SRC009); the games after it are read."""
+    found = SRC009.at(size=len(block.text), limit=limit)
+    return Record(None, (_place(found, name, block.first_line, 1),), name, block.first_line)
 
 
 def _internal_error(block: GameBlock, name: str, error: Exception) -> Record:
