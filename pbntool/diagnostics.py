@@ -183,11 +183,12 @@ SRC008 = _code(
 SRC009 = _code(
     "SRC009",
     ERROR,
-    "game of {size} characters is larger than the limit of {limit} (--max-game-size); it is "
-    "skipped and reading goes on after it",
-    "A game (the text between two blank lines) over the size limit, 1 MiB by default: real "
-    "games, even with a big score table, are far smaller, and parsing a huge one would take "
-    "memory in proportion.  The limit is adjustable with ``--max-game-size``.",
+    "{what} larger than the limit of {limit} characters (--max-game-size); it is skipped "
+    "and reading goes on after it",
+    "A game (PBN: the text between two blank lines) or a table (LIN: the pairs of one board) "
+    "over the size limit, 1 MiB by default: real ones, even with a big score table, are far "
+    "smaller, and parsing a huge one would take memory in proportion.  Adjustable with "
+    "``--max-game-size``.",
 )
 
 # --- PBN0xx: PBN syntax -------------------------------------------------------------------

@@ -58,6 +58,7 @@ def _fixture_files(paths: Iterable[Path]) -> list[Path]:
 COVERED_ELSEWHERE = {
     "SRC003": "none (needs an unreadable path; covered by the CLI tests)",
     "INT001": "none (needs a bug in pbntool; covered by the CLI tests)",
+    "SRC009": "none (needs a game over 1 MiB; covered by tests/test_hostile_input.py)",
 }
 """Codes that no fixture can trigger, with what the page says instead of a file name."""
 

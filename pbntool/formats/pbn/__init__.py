@@ -132,7 +132,7 @@ def _encoding_record(event: EncodingEvent, name: str) -> Record:
 
 def _oversized(block: GameBlock, name: str, limit: int) -> Record:
     """The finding that a game is too big to parse (SRC009); the games after it are read."""
-    found = SRC009.at(size=len(block.text), limit=limit)
+    found = SRC009.at(what=f"game of {len(block.text)} characters", limit=limit)
     return Record(None, (_place(found, name, block.first_line, 1),), name, block.first_line)
 
 
