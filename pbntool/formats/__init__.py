@@ -108,7 +108,8 @@ BINARY_SHARE = 0.05
 
 def refused_content(head: bytes, name: str) -> Diagnostic | None:
     """SRC008 when only the name made an input PBN or LIN and its first bytes show it is
-    neither: binary data, or text with no tag (PBN) or no ``|`` (LIN) at all.
+    neither: binary data, or a short text (all of it in ``head``) with no tag (PBN) or no
+    ``|`` (LIN) at all.
 
     Real files of few games and much commentary are kept: a PBN file may start with ``%``,
     ``;`` or ``{`` (commentary), and content any format recognises is never refused.
@@ -123,6 +124,8 @@ def refused_content(head: bytes, name: str) -> Diagnostic | None:
     label = form.value.upper()
     if len(_BINARY.findall(text)) > BINARY_SHARE * len(text):
         return SRC008.at(form=label, reason="binary data (control characters, undecodable bytes)")
+    if len(head) >= SNIFF_BYTES:
+        return None  # text of this size may have its first game further on
     if form is Format.PBN and text[0] not in "%;{" and not _TAG_START.search(text):
         return SRC008.at(form=label, reason='text with no tag pair ([Event "..."])')
     if form is Format.LIN and "|" not in text:

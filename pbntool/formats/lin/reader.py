@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 
 from pbntool.diagnostics import (
     INT001,
-    SRC009,
     LIN005,
     LIN006,
     LIN009,
@@ -33,6 +32,7 @@ from pbntool.diagnostics import (
     LIN116,
     SRC001,
     SRC002,
+    SRC009,
     Diagnostic,
 )
 from pbntool.formats.lin.decode import (
@@ -258,7 +258,7 @@ class _Assembler:
         current = self.current
         if current.oversized is not None:
             return
-        if type(item) is Pair:
+        if isinstance(item, Pair):
             current.size += len(item.value) + len(item.tag) + 2
         else:
             current.size += len(item.text)
