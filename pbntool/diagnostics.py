@@ -192,6 +192,26 @@ SRC007 = _code(
     "named on the command line); the input is skipped.",
 )
 
+SRC008 = _code(
+    "SRC008",
+    ERROR,
+    "not a {form} file: {reason}; the input is skipped",
+    "The input is named like a bridge file (.pbn, .lin) but its content is not one: binary "
+    "data, an archive or document (a renamed .docx), or text with no tag pair or LIN pair "
+    "in its first 64 KiB.",
+)
+
+SRC009 = _code(
+    "SRC009",
+    ERROR,
+    "{what} larger than the limit of {limit} characters (--max-game-size); it is skipped "
+    "and reading goes on after it",
+    "A game (PBN: the text between two blank lines) or a table (LIN: the pairs of one board) "
+    "over the size limit, 1 MiB by default: real ones, even with a big score table, are far "
+    "smaller, and parsing a huge one would take memory in proportion.  Adjustable with "
+    "``--max-game-size``.",
+)
+
 # --- PBN0xx: PBN syntax -------------------------------------------------------------------
 PBN001 = _code(
     "PBN001",

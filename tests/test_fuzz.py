@@ -592,6 +592,11 @@ ADVERSARIAL: dict[str, Callable[[], str]] = {
     "20k blanks in Score": lambda: '[Score "NS' + " " * 20_000 + 'x"]\n',
     "20k digits in Score": lambda: '[Score "NS ' + "1" * 4_000 + 'x"]\n',
     "20k blanks in a Note": lambda: '[Auction "N"]\n1C =1=\n[Note "' + " " * 20_000 + 'x"]\n',
+    # Over the game size limit (SRC009): skipped before parsing, the game after it read.
+    "1.1 MB of } before a game": lambda: "}" * 1_100_000 + '\n[Event "x"]\n',
+    "game over the size limit, then a game": lambda: (
+        '[Event "a"]\n' + '[T "v"]\n' * 140_000 + '\n[Event "b"]\n'
+    ),
 }
 
 

@@ -35,6 +35,7 @@ from pbntool.run.tasks import select_codes as _select_codes
 from pbntool.text.archives import Limits
 from pbntool.text.edit import InputFiles, WriteRefused, atomic_write, write_error
 from pbntool.text.inputs import Selection, iter_inputs
+from pbntool.text.source import MAX_GAME_ENV
 
 __all__ = [
     "BATCH_OPTIONS",
@@ -371,6 +372,15 @@ MaxRatio = Annotated[
     typer.Option("--max-ratio", help="Largest decompression ratio (zip bombs stop here)."),
 ]
 
+MaxGameSize = Annotated[
+    str,
+    typer.Option(
+        "--max-game-size",
+        help="Largest game (PBN text between blank lines) that is parsed; a larger one is "
+        "skipped with SRC009 and the rest of the file read.",
+    ),
+]
+
 _DEFAULT_LIMITS = Limits()
 
 BATCH_OPTIONS: tuple[inspect.Parameter, ...] = tuple(
@@ -392,6 +402,7 @@ BATCH_OPTIONS: tuple[inspect.Parameter, ...] = tuple(
         ("summary_json", SummaryJson, False),
         ("max_member_size", MaxMemberSize, "4G"),
         ("max_ratio", MaxRatio, _DEFAULT_LIMITS.max_ratio),
+        ("max_game_size", MaxGameSize, "1M"),
     )
 )
 """The options of every batch command, declared once (see ``batch_command``)."""
@@ -399,6 +410,11 @@ BATCH_OPTIONS: tuple[inspect.Parameter, ...] = tuple(
 
 def batch_options(values: dict[str, Any]) -> BatchOptions:
     """``BatchOptions`` from the values of ``BATCH_OPTIONS``."""
+    game_size = parse_size(values["max_game_size"])
+    if game_size < 1:
+        raise UsageError("--max-game-size must be at least 1 character")
+    # The environment, not an argument: the readers of worker processes see it too.
+    os.environ[MAX_GAME_ENV] = str(game_size)
     limits = Limits(
         max_member_bytes=parse_size(values["max_member_size"]), max_ratio=values["max_ratio"]
     )
@@ -441,6 +457,9 @@ def batch_command(command: CommandT) -> CommandT:
         try:
             options = batch_options(shared)
             options.check()
+            if not options.quiet:
+                for warning in options.warnings():
+                    typer.echo(f"pbntool: warning: {warning}", err=True)
             command(inputs=options, **values)
         except (UsageError, DaskMissing) as error:
             typer.echo(f"pbntool: error: {error}", err=True)

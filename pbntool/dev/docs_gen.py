@@ -60,6 +60,7 @@ COVERED_ELSEWHERE = {
     "INT001": "none (needs a bug in pbntool; covered by the CLI tests)",
     "BWS001": "none (needs the bws extra missing; covered by tests/test_bws.py)",
     "USB005": "none (needs a document over 64 MiB; covered by tests/test_usebio.py)",
+    "SRC009": "none (needs a game over 1 MiB; covered by tests/test_hostile_input.py)",
 }
 """Codes that no fixture can trigger, with what the page says instead of a file name."""
 

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import BinaryIO
 
-from pbntool.diagnostics import INT001, SRC003, SRC007, Diagnostic
+from pbntool.diagnostics import INT001, SRC003, SRC007, SRC008, Diagnostic
+from pbntool.formats.sniffing import head_text, name_suffix, text_verdict
 from pbntool.records import Record
 from pbntool.text.inputs import Input, iter_inputs, replay, use_data_suffixes
 
@@ -40,6 +42,7 @@ __all__ = [
     "read_input",
     "readable_formats",
     "reader_for",
+    "refused_content",
     "spec_of",
     "suffix_formats",
     "writable_formats",
@@ -297,6 +300,38 @@ def detect_format(head: bytes, name: str = "") -> Format | None:
     return best
 
 
+_TAG_START = re.compile(r"(?m)^[ \t]*\[[ \t]*[A-Za-z]")
+_BINARY = re.compile(r"[\x00-\x08\x0e-\x19\x1b-\x1f\x7f\ufffd]")
+BINARY_SHARE = 0.05
+"""Text with more control characters or undecodable bytes than this share is binary data."""
+
+
+def refused_content(head: bytes, name: str) -> Diagnostic | None:
+    """SRC008 when only the name made an input PBN or LIN and its first bytes show it is
+    neither: binary data, or a short text (all of it in ``head``) with no tag (PBN) or no
+    ``|`` (LIN) at all.
+
+    Real files of few games and much commentary are kept: a PBN file may start with ``%``,
+    ``;`` or ``{`` (commentary), and content any format recognises is never refused.
+    """
+    form = {".pbn": Format.PBN, ".lin": Format.LIN}.get(name_suffix(name))
+    if form is None:
+        return None
+    text = head_text(head)
+    if not text or text_verdict(head) is not None:
+        return None
+    label = form.value.upper()
+    if len(_BINARY.findall(text)) > BINARY_SHARE * len(text):
+        return SRC008.at(form=label, reason="binary data (control characters, undecodable bytes)")
+    if len(head) >= SNIFF_BYTES:
+        return None  # text of this size may have its first game further on
+    if form is Format.PBN and text[0] not in "%;{" and not _TAG_START.search(text):
+        return SRC008.at(form=label, reason='text with no tag pair ([Event "..."])')
+    if form is Format.LIN and "|" not in text:
+        return SRC008.at(form=label, reason="text with no LIN pair (md|...|)")
+    return None
+
+
 def open_detected(stream: BinaryIO, name: str) -> tuple[Format | None, BinaryIO]:
     """Detect the format of ``stream``; returns it with a stream that still starts at byte 0."""
     head = stream.read(SNIFF_BYTES)
@@ -327,10 +362,12 @@ def read_input(source: Input, form: Format | None = None) -> Iterator[Record]:
         yield _failure(source.name, read_failure(error))
         return
     try:
-        detected, readable = open_detected(stream, source.name)
-        form = form or detected
-        if form is None:
-            yield _failure(source.name, SRC007.at(), line=1)
+        head = stream.read(SNIFF_BYTES)
+        refused = None if form is not None else refused_content(head, source.name)
+        form = form or detect_format(head, source.name)
+        readable = replay(head, stream)
+        if form is None or refused is not None:
+            yield _failure(source.name, refused or SRC007.at(), line=1)
             return
         yield from reader_for(form)(readable, source.name)
         stopped = source.failure()

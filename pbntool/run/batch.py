@@ -91,10 +91,24 @@ class BatchOptions:
             raise UsageError(f"--files-from {self.files_from}: no such file")
         if self.scheduler and self.engine != "dask":
             raise UsageError("--scheduler needs --engine dask")
+        ratio = self.selection.limits.max_ratio
+        if not ratio > 0:  # also false for nan
+            raise UsageError(f"--max-ratio must be a number above 0, not {ratio:g}")
+
+    def warnings(self) -> list[str]:
+        """What the options ask for that the run does differently (said before it starts)."""
+        cores = available_cores()
+        if self.jobs > cores and self.scheduler is None:
+            return [f"-j {self.jobs} is more than the {cores} cores here; using -j {cores}"]
+        return []
 
     @property
     def job_count(self) -> int:
-        return self.jobs or available_cores()
+        """Workers to start: ``-j``, at most one per core (more only cost memory) unless they
+        run on a Dask cluster elsewhere."""
+        if self.scheduler is not None and self.jobs:
+            return self.jobs
+        return min(self.jobs, available_cores()) if self.jobs else available_cores()
 
 
 @dataclass

@@ -16,11 +16,18 @@ from pbntool.run.engine import Pending, run_work
 from pbntool.run.tasks import Task
 from pbntool.run.units import Work
 
-__all__ = ["DaskEngine", "DaskMissing"]
+__all__ = ["CONNECT_SECONDS", "DaskEngine", "DaskMissing", "DaskUnreachable"]
+
+CONNECT_SECONDS = 5
+"""How long to try to reach a ``--scheduler`` before giving up (Dask's own default is 30 s)."""
 
 
 class DaskMissing(RuntimeError):
-    """dask.distributed is not installed."""
+    """dask.distributed is not installed (or, as ``DaskUnreachable``, cannot be used)."""
+
+
+class DaskUnreachable(DaskMissing):
+    """The ``--scheduler`` address is malformed or nothing answers there."""
 
 
 class DaskEngine:
@@ -36,7 +43,7 @@ class DaskEngine:
             ) from error
         self._cluster: Any = None
         if scheduler:
-            self._client: Any = distributed.Client(scheduler, set_as_default=False)
+            self._client: Any = _connect(distributed, scheduler)
         else:
             with warnings.catch_warnings():  # "port 8787 in use": no dashboard is wanted here
                 warnings.simplefilter("ignore")
@@ -61,3 +68,17 @@ class DaskEngine:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _connect(distributed: Any, scheduler: str) -> Any:
+    """A client of the scheduler at ``scheduler``, or ``DaskUnreachable`` saying why not."""
+    try:
+        # Checked first: a Client made for a malformed address fails only when it is
+        # collected, with a traceback, ten seconds later.
+        from distributed.comm.addressing import parse_address, parse_host_port
+
+        parse_host_port(parse_address(scheduler)[1])
+        return distributed.Client(scheduler, set_as_default=False, timeout=CONNECT_SECONDS)
+    except (OSError, ValueError, TypeError) as error:  # TimeoutError is an OSError
+        reason = str(error) or type(error).__name__
+        raise DaskUnreachable(f"cannot use the Dask scheduler {scheduler}: {reason}") from None

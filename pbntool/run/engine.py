@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import threading
 import traceback
 from collections import deque
@@ -104,7 +105,10 @@ def available_cores() -> int:
 
 
 def _worker_start() -> None:
-    """Worker processes collect garbage as the CLI does (reading makes no cycles to find)."""
+    """Worker processes collect garbage as the CLI does (reading makes no cycles to find),
+    and leave Ctrl-C to the main process: it stops the pool and exits 130, where a worker
+    interrupted while it waits for work would print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)
 

@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, cast
 
 from pbntool.diagnostics import INT001, SRC007
-from pbntool.formats import Format, detect_format, read_failure, read_input, spec_of
+from pbntool.formats import (
+    Format,
+    detect_format,
+    read_failure,
+    read_input,
+    refused_content,
+    spec_of,
+)
 from pbntool.formats.split import (
     SLICE_CHARS,
     Planned,
@@ -119,10 +126,11 @@ def _plan_stream(
     except OSError as error:
         yield done(name, failure_record(name, read_failure(error)))
         return
+    refused = None if form is not None else refused_content(head, name)
     form = form or detect_format(head, name)
     again = replay(head, stream)
-    if form is None:
-        yield done(name, failure_record(name, SRC007.at(), line=1))
+    if form is None or refused is not None:
+        yield done(name, failure_record(name, refused or SRC007.at(), line=1))
         return
     splitter = splitter_of(form)
     units = None if splitter is None else splitter.plan(source, again, head, local)

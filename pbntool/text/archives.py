@@ -167,6 +167,15 @@ class _Counting(io.RawIOBase):
         return len(data)
 
 
+@dataclass(slots=True)
+class _Budget:
+    """Decompressed bytes all members of one archive may produce together: a member under
+    ``ratio_floor`` escapes the ratio check, but a thousand of them do not."""
+
+    allowed: int
+    used: int = 0
+
+
 class _Bounded(io.RawIOBase):
     """A decompressed stream that stops at the limits.
 
@@ -180,11 +189,13 @@ class _Bounded(io.RawIOBase):
         limits: Limits,
         compressed: Callable[[], int],
         outer: _Bounded | None = None,
+        budget: _Budget | None = None,
     ) -> None:
         self._stream = stream
         self._limits = limits
         self._compressed = compressed
         self._outer = outer
+        self._budget = budget
         self.produced = 0
         self.failure: Diagnostic | None = None
 
@@ -209,7 +220,7 @@ class _Bounded(io.RawIOBase):
         except (NotImplementedError, RuntimeError) as error:
             self._fail(ARC005.at(reason=str(error)))
             return 0
-        allowed = self._allowed(len(data))
+        allowed = self._within_budget(self._allowed(len(data)))
         self.produced += allowed
         buffer[:allowed] = data[:allowed]
         return allowed
@@ -217,6 +228,21 @@ class _Bounded(io.RawIOBase):
     def _fail(self, diagnostic: Diagnostic) -> None:
         outer = self._outer.failure if self._outer is not None else None
         self.failure = outer or diagnostic
+
+    def _within_budget(self, size: int) -> int:
+        """How much of ``size`` bytes the archive's budget still allows (sets ``failure``)."""
+        budget = self._budget
+        if budget is None or self.failure is not None:
+            return size
+        if budget.used + size > budget.allowed:
+            reason = (
+                f"its archive has produced more than {budget.allowed} decompressed bytes in "
+                f"all (the ratio limit of {self._limits.max_ratio:g} over the whole archive)"
+            )
+            self._fail(ARC002.at(size=budget.allowed, reason=reason))
+            size = max(0, budget.allowed - budget.used)
+        budget.used += size
+        return size
 
     def _allowed(self, size: int) -> int:
         """How much of ``size`` new bytes may be delivered (sets ``failure`` past a limit)."""
@@ -287,7 +313,13 @@ def _zip_members(stream: BinaryIO, name: str, limits: Limits) -> Iterator[Member
     seekable = stream.seekable() if hasattr(stream, "seekable") else False
     archive = zipfile.ZipFile(stream if seekable else _buffered(stream))
     with archive:
-        for info in archive.infolist():
+        compressed = sum(info.compress_size for info in archive.infolist())
+        budget = _Budget(max(limits.ratio_floor, int(limits.max_ratio * compressed)))
+        members = archive.infolist()
+        for index, info in enumerate(members):
+            if budget.used >= budget.allowed:
+                yield _over_budget(f"{name}!{info.filename}", budget, len(members) - index)
+                return
             display = f"{name}!{info.filename}"
             mode = info.external_attr >> 16
             if info.is_dir():
@@ -302,12 +334,21 @@ def _zip_members(stream: BinaryIO, name: str, limits: Limits) -> Iterator[Member
                 reason = "encrypted (no password is ever asked for)"
                 yield _problem(display, "", ARC005.at(reason=reason))
             else:
-                opener, state = _zip_opener(archive, info, limits)
+                opener, state = _zip_opener(archive, info, limits, budget)
                 yield Member(display, _clean(info.filename), opener, state)
 
 
+def _over_budget(name: str, budget: _Budget, left: int) -> Member:
+    """One finding for the members of an archive left when its budget is spent."""
+    reason = (
+        f"its archive reached its budget of {budget.allowed} decompressed bytes; this "
+        f"member and the {left - 1} after it are not read"
+    )
+    return _problem(name, "", ARC002.at(size=0, reason=reason))
+
+
 def _zip_opener(
-    archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits
+    archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits, budget: _Budget
 ) -> tuple[Callable[[], BinaryIO], Callable[[], Diagnostic | None]]:
     opened: list[_Bounded] = []
 
@@ -317,7 +358,7 @@ def _zip_opener(
         except (NotImplementedError, RuntimeError, zipfile.BadZipFile) as error:
             raise ArchiveError(ARC005.at(reason=str(error))) from None
         compressed = info.compress_size
-        bounded = _Bounded(cast(BinaryIO, raw), limits, lambda: compressed)
+        bounded = _Bounded(cast(BinaryIO, raw), limits, lambda: compressed, budget=budget)
         opened.append(bounded)
         return cast(BinaryIO, io.BufferedReader(bounded, buffer_size=1 << 20))
 

@@ -13,6 +13,7 @@ reads forwards only): read each input before taking the next.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import functools
 import io
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from pbntool.diagnostics import ARC004, SRC003, Diagnostic
+from pbntool.diagnostics import ARC004, SRC003, SRC008, Diagnostic
 from pbntool.text.archives import (
     ARCHIVE_SUFFIXES,
     COMPRESSED_SUFFIXES,
@@ -164,15 +165,22 @@ def iter_inputs(arguments: Iterable[str], selection: Selection | None = None) ->
             yield from _stdin(chosen)
             continue
         path = Path(argument)
-        if _LINK.match(argument) and not path.exists():
+        try:
+            kind = _path_kind(path)
+        except OSError as error:  # a name too long for the system, a loop of links ...
+            if _LINK.match(argument):
+                kind = None
+            else:
+                yield _unreadable(_shortened(argument), error.strerror or str(error))
+                continue
+        if _LINK.match(argument) and kind is None:
             opener = functools.partial(io.BytesIO, argument.encode("utf-8"))
             yield Input("<link>", None, opener=opener, relative="link")
-            continue
-        if path.is_dir():
-            yield from _walk(path, chosen)
-        elif path.is_file():
+        elif kind == "dir":
+            yield from _found_in(argument, _walk(path, chosen))
+        elif kind == "file":
             yield from _file(argument, path, path.name, chosen)
-        elif path.exists():
+        elif kind == "other":
             yield _unreadable(argument, "not a regular file")
         elif path.is_symlink():
             yield _unreadable(argument, "dangling symbolic link")
@@ -180,8 +188,42 @@ def iter_inputs(arguments: Iterable[str], selection: Selection | None = None) ->
             yield _unreadable(argument, "no such file or directory")
 
 
+def _path_kind(path: Path) -> str | None:
+    """``dir``, ``file``, ``other`` or None (nothing there); raises OSError when the name
+    itself cannot be looked up (longer than the system allows)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+            return None
+        raise
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "file" if stat.S_ISREG(mode) else "other"
+
+
+def _shortened(name: str, keep: int = 200) -> str:
+    """A name fit to print on one line of a finding."""
+    return name if len(name) <= keep else f"{name[: keep // 2]}...{name[-keep // 2 :]}"
+
+
 _LINK = re.compile(r"(?i)(?:https?://|www\.)\S*(?:[?&](?:lin|linurl)=|handviewer\.html\?)")
 """A handviewer link given on the command line instead of a file name."""
+
+
+def _found_in(argument: str, found: Iterator[Input]) -> Iterator[Input]:
+    """The inputs of a directory, or the finding that it holds none: a mistyped path or an
+    empty checkout must not pass a CI job as a clean run."""
+    empty = True
+    for source in found:
+        empty = False
+        yield source
+    if empty:
+        suffixes = ", ".join(sorted(_data_suffixes))
+        reason = f"no bridge files found in this directory (looked for {suffixes} and archives)"
+        yield _unreadable(argument, reason)
 
 
 def _stdin(selection: Selection) -> Iterator[Input]:
@@ -206,6 +248,9 @@ def _file(name: str, path: Path, relative: str, selection: Selection) -> Iterato
     kind = sniff_archive(head)
     if kind is None:
         yield Input(name, path, relative=relative, size=size)
+        return
+    if kind == "zip" and (disguised := _disguised_zip(name)) is not None:
+        yield Input(name, None, _placed(disguised, name), size=size)
         return
     try:
         with open(path, "rb") as stream:
@@ -259,10 +304,34 @@ def _member(
             name, None, opener=lambda: again, relative=relative, size=size, status=member.status
         )
         return
+    if kind == "zip" and (disguised := _disguised_zip(name)) is not None:
+        yield Input(name, None, _placed(disguised, name), size=size)
+        return
     yield from _archive(again, name, relative, kind, selection, depth + 1, size)
     failure = member.status() if member.status is not None else None
     if failure is not None:
         yield Input(name, None, _placed(failure, name))
+
+
+_NAMED_FORMATS = {
+    ".pbn": "PBN",
+    ".lin": "LIN",
+    ".xml": "XML",
+    ".json": "JSON",
+    ".jsonl": "JSON",
+    ".ndjson": "JSON",
+}
+
+
+def _disguised_zip(name: str) -> Diagnostic | None:
+    """SRC008 for a zip named like a data file: an office document (.docx, .xlsx and .odt are
+    zips) renamed .pbn, not an archive of boards (those are named .zip)."""
+    suffix = PurePosixPath(name.replace("!", "/")).suffix.lower()
+    form = _NAMED_FORMATS.get(suffix)
+    if form is None:
+        return None
+    reason = "a zip archive (an office document such as .docx is one); archives are named .zip"
+    return SRC008.at(form=form, reason=reason)
 
 
 def _peek(stream: BinaryIO) -> bytes:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -18,16 +19,32 @@ from pbntool.diagnostics import SRC001, SRC002, Diagnostic
 from pbntool.records import Record
 
 __all__ = [
+    "DEFAULT_MAX_GAME_CHARS",
+    "MAX_GAME_ENV",
     "DecodedText",
     "EncodingEvent",
     "LineIndex",
     "decode_bytes_line",
     "encoding_record",
     "line_codec",
+    "max_game_chars",
     "sniff_utf16",
 ]
 
 CHUNK_SIZE = 1 << 20
+
+DEFAULT_MAX_GAME_CHARS = 1 << 20
+"""The largest game (or table) a reader parses: far above any real one, low enough that the
+memory its parse takes stays small."""
+MAX_GAME_ENV = "PBNTOOL_MAX_GAME_SIZE"
+"""Where ``--max-game-size`` puts its value (in characters), so that the worker processes a
+run starts see it too."""
+
+
+def max_game_chars() -> int:
+    """The game size limit of this process (``--max-game-size``, else the default)."""
+    value = os.environ.get(MAX_GAME_ENV, "")
+    return int(value) if value.isdigit() and int(value) > 0 else DEFAULT_MAX_GAME_CHARS
 
 
 @dataclass(frozen=True, slots=True)

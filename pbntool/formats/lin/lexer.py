@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from lark import Token
 
+from pbntool.text import source
 from pbntool.text.grammars import build_parser, load_parser
 from pbntool.text.source import LineIndex
 
@@ -122,7 +123,7 @@ def iter_items(
     lexed otherwise when the text goes on.
     """
     pending = ""
-    chunk_list = iter(chunks)
+    chunk_list = iter(_bounded_chunks(chunks))
     chunk = next(chunk_list, None)
     while chunk is not None:
         following = next(chunk_list, None)
@@ -146,6 +147,30 @@ def iter_items(
         chunk = following
     if pending:
         yield from _items(_tokens(pending), Piece(pending, start, line))
+
+
+LEX_CHUNK = 1 << 20
+"""The most text of one line the lexer is given at once: lexing takes memory many times the
+text's size, and a LIN file may be one line of many megabytes."""
+
+
+def _bounded_chunks(chunks: Iterable[str]) -> Iterator[str]:
+    """The chunks; one far longer than the decoder's chunks (one long line) is cut after a
+    ``|`` every ``LEX_CHUNK`` characters (the lexer carries an unfinished pair over to the
+    next piece, as at any chunk end).  Chunks of ordinary size are left whole: where the
+    whole-file read cuts is where a parallel read's slices are cut too."""
+    longest = max(LEX_CHUNK, 2 * source.CHUNK_SIZE)
+    for chunk in chunks:
+        if len(chunk) <= longest:
+            yield chunk
+            continue
+        start = 0
+        while len(chunk) - start > LEX_CHUNK:
+            bar = chunk.rfind("|", start, start + LEX_CHUNK)
+            end = bar + 1 if bar > start else start + LEX_CHUNK
+            yield chunk[start:end]
+            start = end
+        yield chunk[start:]
 
 
 _MAX_CARRY = 1 << 22

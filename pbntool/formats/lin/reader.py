@@ -30,6 +30,7 @@ from pbntool.diagnostics import (
     LIN112,
     LIN114,
     LIN116,
+    SRC009,
     Diagnostic,
 )
 from pbntool.formats.lin.decode import (
@@ -53,7 +54,7 @@ from pbntool.formats.lin.lexer import (
 from pbntool.formats.lin.values import read_table_result
 from pbntool.model import Comment, CommentKind
 from pbntool.records import Record, place
-from pbntool.text.source import DecodedText, EncodingEvent, encoding_record
+from pbntool.text.source import DecodedText, EncodingEvent, encoding_record, max_game_chars
 
 __all__ = [
     "CUT_TAGS",
@@ -223,6 +224,10 @@ class _Current:
     started: bool = False
     has_deal: bool = False
     names: Pair | None = None
+    size: int = 0
+    """Characters of the items so far."""
+    oversized: Pair | Stray | None = None
+    """The first item of a table over the size limit: its items are dropped as they come."""
 
 
 @dataclass
@@ -236,13 +241,29 @@ class _Assembler:
     pending_names: Pair | None = None
     header_findings: list[Diagnostic] = field(default_factory=list)
     header_pieces: list[Piece] = field(default_factory=list)
+    limit: int = field(default_factory=max_game_chars)
+
+    def _add(self, item: Pair | Stray) -> None:
+        """Keep an item of the current table, unless the table outgrew the size limit."""
+        current = self.current
+        if current.oversized is not None:
+            return
+        if isinstance(item, Pair):
+            current.size += len(item.value) + len(item.tag) + 2
+        else:
+            current.size += len(item.text)
+        if current.size > self.limit:
+            current.oversized = current.items[0] if current.items else item
+            current.items.clear()
+            return
+        current.items.append(item)
 
     def feed(self, item: Item | LinkStart) -> Iterator[Record]:
         if type(item) is Pair and item.tag in _PLAIN:
             # The bulk of every file (cards, calls, page breaks): no board boundary here.
             if item.tag != "pg" and item.tag != "an" and item.tag != "nt":
                 self.current.started = True
-            self.current.items.append(item)
+            self._add(item)
             return
         if isinstance(item, LinkStart):
             yield from self._link(item)
@@ -253,7 +274,7 @@ class _Assembler:
             self.segment = None
             return
         if isinstance(item, Stray):
-            self.current.items.append(item)
+            self._add(item)
             return
         tag = item.tag
         if tag in _HEADER:
@@ -263,7 +284,7 @@ class _Assembler:
                 yield from self._close()
             self.seen_room = True
             self._take_pending_names()
-            self.current.items.append(item)
+            self._add(item)
         elif tag == "pn":
             yield from self._names(item)
         else:
@@ -273,7 +294,7 @@ class _Assembler:
                 self.current.started = True
                 if tag == "md":
                     self.current.has_deal = True
-            self.current.items.append(item)
+            self._add(item)
 
     def ends_before(self, tag: str) -> bool:
         """Whether a pair ``tag`` fed now would end the current table (or find none) and
@@ -401,6 +422,9 @@ class _Assembler:
             yield from self._header_record()
         current = self.current
         self.current = _Current()
+        if current.oversized is not None:
+            yield self._oversized(current.oversized)
+            return
         if not current.items and current.names is None:
             return
         has_pairs = any(isinstance(item, Pair) for item in current.items)
@@ -430,6 +454,12 @@ class _Assembler:
         yield _record(
             None, found, self.name, LinSourceMap(pieces or [Piece("", 0, 1)], start=start)
         )
+
+    def _oversized(self, first: Pair | Stray) -> Record:
+        """SRC009 at the start of a table too big to decode (its items were dropped)."""
+        source = LinSourceMap([first.piece], start=first.offset)
+        found = SRC009.at(("offset", first.offset), what="table", limit=self.limit)
+        return _record(None, [found], self.name, source)
 
     def _internal_error(self, current: _Current, error: Exception) -> Record:
         detail = traceback.format_exception_only(error)[-1].strip()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from pbntool.diagnostics import INT001, SRC004, SRC005, SRC006, Diagnostic
+from pbntool.diagnostics import INT001, SRC004, SRC005, SRC006, SRC009, Diagnostic
 from pbntool.formats.pbn.decode import FileContext, SourceMap, decode_game
 from pbntool.formats.pbn.reader import (
     GameBlock,
@@ -28,7 +28,7 @@ from pbntool.formats.pbn.reader import (
 from pbntool.formats.pbn.writer import WriteOptions, dump, dumps, iter_dump
 from pbntool.model import Board
 from pbntool.records import ParseResult, Record, collect, place, strict_boards
-from pbntool.text.source import DecodedText, EncodingEvent, encoding_record
+from pbntool.text.source import DecodedText, EncodingEvent, encoding_record, max_game_chars
 
 __all__ = [
     "GamePiece",
@@ -99,16 +99,26 @@ def read_pieces(pieces: Iterable[Piece], context: FileContext) -> Iterator[Recor
     """The records of consecutive pieces of one file; ``context`` carries what one game
     passes on to the next (inheritance, version, export) and is updated in place."""
     name = context.name
+    limit = max_game_chars()
     for piece in pieces:
         if isinstance(piece, EncodingEvent):
             yield encoding_record(piece, name)
             continue
         context.lf_only = piece.lf_only
+        if len(piece.block.text) > limit:
+            yield _oversized(piece.block, name, limit)
+            continue
         try:
             records = _read_block(piece.block, context)
         except Exception as error:  # a bug of ours must cost one game, not the file
             records = [_internal_error(piece.block, name, error)]
         yield from records
+
+
+def _oversized(block: GameBlock, name: str, limit: int) -> Record:
+    """The finding that a game is too big to parse (SRC009); the games after it are read."""
+    found = SRC009.at(what=f"game of {len(block.text)} characters", limit=limit)
+    return Record(None, (_place(found, name, block.first_line, 1),), name, block.first_line)
 
 
 def _internal_error(block: GameBlock, name: str, error: Exception) -> Record:

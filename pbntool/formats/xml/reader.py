@@ -4,7 +4,9 @@
   refused (XML002), so no entity is ever declared (no billion laughs, no external entity,
   no file or network read) and no DTD is loaded.  The parser is configured the same way
   (``resolve_entities=False``, ``no_network``, no DTD loading, libxml2's limits on text
-  size and depth kept), as a second line of defence.
+  size and depth kept), and the parser's own record of a DTD, whatever the prolog (a byte
+  order mark, more than ``MAX_PROLOG_BYTES`` of comments), refuses the document when its
+  root element starts, before any value is read.
 * The document is fed to lxml's pull parser in chunks; each ``<board>`` is converted when it
   ends and detached from the tree when the next one starts (once the text after it is
   known), so memory holds the boards of one chunk at most.  A board of
@@ -126,7 +128,7 @@ def _decoder_for(head: bytes) -> codecs.IncrementalDecoder:
 
 def _refused(head: bytes) -> tuple[str | None, bool, tuple[int, int]]:
     """(what is refused, whether the prolog was seen whole, where) from the first bytes."""
-    text = _decoder_for(head).decode(head)
+    text = _decoder_for(head).decode(head).removeprefix("\ufeff")
     position = 0
     while True:
         match = _PROLOG_ITEM.match(text, position)
@@ -148,6 +150,17 @@ def safe_pull_parser() -> etree.XMLPullParser:
     """The locked-down pull parser of untrusted XML (also USEBIO's): no entity expansion, no
     DTD loading, no network, libxml2's size limits kept."""
     return _parser()
+
+
+def _declares_a_dtd(root: etree._Element) -> bool:
+    """Whether the parser met a document type declaration before the root element.
+
+    The prolog check misses what it cannot see (a prolog longer than it reads, an encoding it
+    does not decode) and libxml2 substitutes internal entities in attribute values whatever
+    ``resolve_entities`` says, so the parser's own account of the document decides: no value
+    read after a DTD is ever used."""
+    info = root.getroottree().docinfo
+    return bool(info.doctype) or info.internalDTD is not None or info.externalDTD is not None
 
 
 def _parser() -> etree.XMLPullParser:
@@ -234,6 +247,10 @@ class _Document:
 
     def _start(self, element: etree._Element) -> Iterator[Record]:
         if self.depth == 0:
+            if _declares_a_dtd(element):
+                yield self._failure(XML002.at(what="document type declaration"), 1, 1)
+                self.stopped = True
+                return
             self.root = local_name(element)
             if self.root not in ("boards", "board"):
                 found = f"{etree.QName(element).localname}" if self.root is None else self.root

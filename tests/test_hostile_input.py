@@ -1,0 +1,290 @@
+"""Hostile and broken input (issue 12, second half): bounded, never silent, never a traceback.
+
+Every case runs the real CLI in a subprocess.  The resource bounds are measured as the peak
+resident memory of that process (``os.wait4``, as in ``tests/test_memory.py``) on inputs made
+small by setting the limit low by option, so that the suite stays fast; without the bound
+the same inputs cost memory in proportion to their size.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import signal
+import subprocess
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.test_cli import DEAL, MODULE, pbntool_run
+
+MiB = 1 << 20
+RSS_LIMIT = 300 * MiB
+GAME = f'[Event "x"]\n[Board "1"]\n[Dealer "N"]\n[Deal "{DEAL}"]\n'
+LIN_BOARD = "pn|a,b,c,d|md|3SAKQJHAKQDAKQCAKQ,,,|"
+
+
+@dataclass(frozen=True)
+class Measured:
+    code: int
+    err: str
+    peak: int
+    """Peak resident memory of the pbntool process, in bytes."""
+
+
+def measured(*args: str | Path) -> Measured:
+    """Run the CLI and measure its peak resident memory; ``err`` holds stdout (the findings
+    of ``validate``) and stderr."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1"}
+    with tempfile.TemporaryFile() as out:
+        process = subprocess.Popen(
+            [*MODULE, *map(str, args)], stdout=out, stderr=subprocess.PIPE, env=env
+        )
+        assert process.stderr is not None
+        err = process.stderr.read().decode("utf-8")
+        _, status, usage = os.wait4(process.pid, 0)
+        out.seek(0)
+        text = out.read().decode("utf-8") + err
+    return Measured(os.waitstatus_to_exitcode(status), text, usage.ru_maxrss * 1024)
+
+
+def codes(err: str) -> list[str]:
+    """The codes of the findings printed, in order."""
+    return [
+        line.split()[2] for line in err.splitlines() if " error " in line or " warning " in line
+    ]
+
+
+# --- XML security ---------------------------------------------------------------------------
+
+DTD = '<!DOCTYPE boards [<!ENTITY c "INTERNAL-CANARY">]>\n'
+BODY = (
+    '<boards xmlns="urn:x-pbntool:boards:1" version="pbntool/1">'
+    '<board number="1"><tag name="Event" value="&c;"/></board></boards>\n'
+)
+
+
+@pytest.mark.parametrize("prolog", ["utf-16 bom", "long prolog", "plain"])
+def test_a_dtd_is_refused_whatever_the_prolog(tmp_path: Path, prolog: str) -> None:
+    document = '<?xml version="1.0"?>\n' + DTD + BODY
+    if prolog == "utf-16 bom":
+        data = b"\xff\xfe" + document.encode("utf-16-le")
+    elif prolog == "long prolog":
+        data = ('<?xml version="1.0"?>\n<!--' + "x" * (MiB + 10) + "-->\n" + DTD + BODY).encode()
+    else:
+        data = document.encode()
+    path = tmp_path / "entities.xml"
+    path.write_bytes(data)
+    run = pbntool_run("convert", "--to", "pbn", path)
+    assert b"CANARY" not in run.out
+    assert "XML002" in run.err and "Traceback" not in run.err  # convert: findings on stderr
+    assert run.code == 1
+
+
+# --- content that is not a bridge record -------------------------------------------------------
+
+PASSWD = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+
+
+def _docx() -> bytes:
+    """A minimal office document: a zip of XML parts."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as document:
+        document.writestr(
+            "[Content_Types].xml",
+            '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/'
+            '2006/content-types"/>',
+        )
+        document.writestr("word/document.xml", "<w:document xmlns:w='x'/>")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("passwd.pbn", PASSWD.encode(), "not a PBN file: text with no tag pair"),
+        ("passwd.lin", PASSWD.encode(), "not a LIN file: text with no LIN pair"),
+        ("random.lin", random.Random(1).randbytes(3000), "not a LIN file: binary data"),
+        ("random.pbn", random.Random(2).randbytes(3000), "not a PBN file: binary data"),
+        ("report.pbn", _docx(), "not a PBN file: a zip archive"),
+    ],
+)
+def test_content_that_is_not_a_bridge_record_says_so_once(
+    tmp_path: Path, name: str, content: bytes, reason: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    run = pbntool_run("validate", path)
+    findings = run.lines
+    assert len(findings) == 1, run.err
+    assert "SRC008" in findings[0] and reason in findings[0]
+    assert run.code == 1
+
+
+def test_commentary_only_pbn_and_real_games_are_not_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.pbn").write_text("% only a note\n{ and a comment }\n")
+    (tmp_path / "one.pbn").write_text(GAME)
+    run = pbntool_run("validate", tmp_path / "notes.pbn", tmp_path / "one.pbn")
+    assert "SRC008" not in run.err
+
+
+def test_a_directory_with_no_bridge_files_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "README.txt").write_text("nothing here\n")
+    run = pbntool_run("validate", tmp_path / "empty")
+    assert run.code == 2
+    assert "no bridge files found" in run.text and "Traceback" not in run.err
+
+
+# --- options ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ratio", ["nan", "0", "-5"])
+def test_max_ratio_must_be_above_zero(tmp_path: Path, ratio: str) -> None:
+    path = tmp_path / "one.pbn"
+    path.write_text(GAME)
+    run = pbntool_run("validate", f"--max-ratio={ratio}", path)
+    assert run.code == 2
+    assert "--max-ratio must be a number above 0" in run.err
+
+
+def test_jobs_are_capped_at_the_cores_with_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "one.pbn"
+    path.write_text(GAME)
+    run = pbntool_run("validate", "-j", "1000", path)
+    assert "warning: -j 1000 is more than the" in run.err
+    assert run.code == 0
+
+
+# --- no traceback, exit 2, the batch goes on -------------------------------------------------
+
+
+def test_a_path_too_long_for_the_system_is_unreadable(tmp_path: Path) -> None:
+    good = tmp_path / "one.pbn"
+    good.write_text(GAME)
+    run = pbntool_run("validate", str(tmp_path / ("a" * 300 + ".pbn")), good)
+    assert "Traceback" not in run.err
+    assert "SRC003" in run.text and "1 board" in run.err
+    assert run.code == 2
+
+
+def test_a_handviewer_link_longer_than_a_path_is_read_as_a_link() -> None:
+    link = "https://www.bridgebase.com/tools/handviewer.html?lin=" + "x" * 5000
+    run = pbntool_run("validate", link)
+    assert "Traceback" not in run.err
+    assert "<link>" in run.text
+
+
+def test_dd_fill_in_place_refuses_an_archive_member(tmp_path: Path) -> None:
+    archive = tmp_path / "games.zip"
+    with zipfile.ZipFile(archive, "w") as games:
+        games.writestr("one.pbn", GAME)
+    before = archive.read_bytes()
+    run = pbntool_run("dd", "--fill", "--in-place", archive)
+    assert run.code == 2
+    assert "cannot be changed in place" in run.err and "Traceback" not in run.err
+    assert archive.read_bytes() == before
+
+
+@pytest.mark.parametrize("address", ["bogus", "tcp://127.0.0.1:1"])
+def test_an_unusable_dask_scheduler_fails_fast_with_its_address(
+    tmp_path: Path, address: str
+) -> None:
+    pytest.importorskip("distributed")
+    path = tmp_path / "one.pbn"
+    path.write_text(GAME)
+    started = time.monotonic()
+    run = pbntool_run("validate", "--engine", "dask", "--scheduler", address, path)
+    assert run.code == 2
+    assert f"cannot use the Dask scheduler {address}" in run.err
+    assert "Traceback" not in run.err
+    assert time.monotonic() - started < 25
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_ctrl_c_during_parallel_run_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    from pbntool.dev.generate import random_boards
+    from pbntool.formats.pbn.writer import iter_dump
+
+    path = tmp_path / "big.pbn"
+    path.write_text("".join(iter_dump(random_boards(5, 6000))), encoding="utf-8")
+    process = subprocess.Popen(
+        [*MODULE, "validate", "-j", "2", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not _children(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)  # Ctrl-C once the workers run, as a terminal sends it to them all
+    time.sleep(0.3)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert b"Traceback" not in err
+    assert process.returncode == 130
+
+
+# --- resource bounds -------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_pbn_game_over_the_size_limit_is_skipped_and_the_next_read(tmp_path: Path) -> None:
+    tags = "".join(f'[T{index} "v"]\n' for index in range(60_000))  # about 700 KB in one game
+    path = tmp_path / "tags.pbn"
+    path.write_text(GAME + tags + "\n" + GAME.replace('"1"', '"2"'))
+    run = measured("validate", "--max-game-size", "64k", path)
+    assert codes(run.err).count("SRC009") == 1, run.err
+    assert "1 board" in run.err  # the game after it
+    assert run.peak < RSS_LIMIT
+
+
+@pytest.mark.slow
+def test_a_pbn_game_of_stray_braces_is_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "braces.pbn"
+    path.write_text("}" * (MiB // 2) + "\n" + GAME + "\n" + GAME.replace('"1"', '"2"'))
+    run = measured("validate", "--max-game-size", "64k", path)
+    assert "SRC009" in run.err and "1 board" in run.err
+    assert run.peak < RSS_LIMIT
+
+
+@pytest.mark.slow
+def test_a_lin_table_over_the_size_limit_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "zz.lin"
+    path.write_text(LIN_BOARD + "zz|" * 100_000 + "\nqx|o2|" + LIN_BOARD + "\n")
+    run = measured("validate", "--max-game-size", "64k", path)
+    assert "SRC009" in run.err and "1 board" in run.err, run.err
+    assert run.peak < RSS_LIMIT
+
+
+@pytest.mark.slow
+def test_the_members_of_a_zip_share_one_decompression_budget(tmp_path: Path) -> None:
+    archive = tmp_path / "many.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as many:
+        for index in range(300):  # each far under the ratio floor, together far over the ratio
+            many.writestr(f"m{index}.pbn", GAME + "\n" + "%" * (MiB // 2) + "\n")
+    run = measured("validate", "--max-ratio", "20", archive)
+    # One where the budget ran out inside a member, one for the members left after it.
+    assert 1 <= codes(run.err).count("ARC002") <= 2, run.err[-2000:]
+    assert "budget" in run.err
+    assert run.err.count("\n") < 1000  # the members left are one finding, not 300
+    assert run.code == 2
+    assert run.peak < RSS_LIMIT
+
+
+def test_game_size_limit_must_be_positive(tmp_path: Path) -> None:
+    path = tmp_path / "one.pbn"
+    path.write_text(GAME)
+    run = pbntool_run("validate", "--max-game-size", "0", path)
+    assert run.code == 2 and "--max-game-size" in run.err
