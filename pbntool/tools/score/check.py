@@ -36,6 +36,7 @@ from pbntool.tools.score.compute import (
 )
 from pbntool.tools.score.games import GameEntry, game_entry
 from pbntool.tools.score.grouping import GroupBy, group_games, placed
+from pbntool.tools.score.precision import infer_precisions
 from pbntool.tools.score.values import parse_side_number
 from pbntool.tools.score.variants import (
     IMP_VARIANTS,
@@ -219,8 +220,11 @@ def _check_boards(
         tally.count(file, agreed)
     for diagnostic in found.diagnostics:
         tally.files[diagnostic.file or ""].disagreements[diagnostic.code] += 1
+    precision_notes: list[Diagnostic] = []
+    if options.tolerance is None:
+        _, precision_notes = infer_precisions(found.items)
     chosen, notes = choose_variants(found.items, VARIANTS, options.tolerance)
-    diagnostics = [*grouping, *found.notes, *notes, *found.diagnostics]
+    diagnostics = [*grouping, *found.notes, *precision_notes, *notes, *found.diagnostics]
     diagnostics.extend(_compare_items(found.items, chosen, options.tolerance, tally))
     return diagnostics
 
@@ -264,11 +268,11 @@ def _compare_items(
         computed = item.computed.get(label)
         if computed is None:
             continue
-        agreed = agrees(item.stated, item.value, computed, tolerance)
+        agreed = agrees(item.stated, item.value, computed, tolerance, item.decimals)
         tally.count(item.game.key.file, agreed, item.code.id)
         if agreed:
             continue
-        how = f" ({label})" if item.kind not in ("rank",) else ""
+        how = f" ({label}{_precision(item)})" if item.kind not in ("rank",) else ""
         sign = item.arguments.get("sign", 1)
         shown = str(item.arguments.get("prefix", "")) + format_value(
             computed * (-1 if sign == -1 else 1), item.stated
@@ -278,6 +282,14 @@ def _compare_items(
         )
         diagnostics.append(placed(finding, item.game, item.stated.place))
     return diagnostics
+
+
+def _precision(item: Item) -> str:
+    """How precise the stated value was taken to be, when it is not the written precision."""
+    if item.decimals is None:
+        return ""
+    unit = f"{10**-item.decimals:.{item.decimals}f}" if item.decimals else "1"
+    return f"; stated to {unit}"
 
 
 def _column(name: str) -> str:

@@ -1,0 +1,61 @@
+"""``score --check`` on the conventions of real programs (issue 16): each case failed before.
+
+Stated precision (padded columns), team rooms paired without Room tags, Ruter's cross-IMP
+totals, Neuberg after an artificial score, victory points and team standings, Pavlicek's
+dialect.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from pbntool.formats import pbn
+from pbntool.tools.score.check import check_event
+
+REPO = Path(__file__).resolve().parent.parent
+SCORE = REPO / "fixtures" / "commands" / "score"
+
+
+def _check(path: Path) -> tuple[list[str], list[str]]:
+    """(codes of the disagreements, messages of the notes) of ``score --check`` on a file."""
+    with open(path, "rb") as stream:
+        found = check_event(pbn.iter_records(stream, str(path)))
+    errors = [d.code for d in found.diagnostics if d.severity.name == "ERROR"]
+    notes = [d.message for d in found.diagnostics if d.severity.name != "ERROR"]
+    return errors, notes
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pbntool", *args], capture_output=True, text=True, check=False
+    )
+
+
+# --- stated precision ------------------------------------------------------------------------
+
+
+def test_padded_percentages_are_checked_to_their_precision() -> None:
+    errors, notes = _check(SCORE / "EVT017_percentages_padded_to_two_decimals.pbn")
+    assert errors == []
+    assert any("values to 0.1 padded to 2 decimals (25 of 29 end in 0)" in n for n in notes)
+
+
+def test_an_honest_two_decimal_value_still_disagrees_in_a_padded_column(tmp_path: Path) -> None:
+    """Only values that end in 0 are taken to 0.1: a wrong 99.03 (99.02 computed) is found."""
+    text = (SCORE / "EVT017_percentages_padded_to_two_decimals.pbn").read_text()
+    wrong = tmp_path / "wrong.pbn"
+    wrong.write_text(text.replace("570  99.02 1", "570  99.04 1"))
+    errors, _ = _check(wrong)
+    assert errors == ["EVT005"]
+
+
+def test_the_message_says_the_precision_it_checked_to(tmp_path: Path) -> None:
+    text = (SCORE / "EVT017_percentages_padded_to_two_decimals.pbn").read_text()
+    wrong = tmp_path / "wrong.pbn"
+    wrong.write_text(text.replace("420  87.30 7", "420  87.20 7"))
+    result = _cli("score", "--check", "--format", "json", str(wrong))
+    messages = [json.loads(line)["message"] for line in result.stdout.splitlines()]
+    assert any("87.20" in m and "stated to 0.1" in m for m in messages)
