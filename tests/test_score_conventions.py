@@ -59,3 +59,29 @@ def test_the_message_says_the_precision_it_checked_to(tmp_path: Path) -> None:
     result = _cli("score", "--check", "--format", "json", str(wrong))
     messages = [json.loads(line)["message"] for line in result.stdout.splitlines()]
     assert any("87.20" in m and "stated to 0.1" in m for m in messages)
+
+
+# --- teams without Room tags -----------------------------------------------------------------
+
+TEAMS = REPO / "fixtures" / "scoring" / "teams_without_room_tags.pbn"
+
+
+def test_rooms_without_room_tags_are_paired_by_the_unordered_team_pair() -> None:
+    """RealBridge swaps HomeTeam and VisitTeam between the rooms: scored as cross-IMPs over
+    the four tables of a board, every ScoreIMP disagreed."""
+    errors, _ = _check(TEAMS)
+    assert errors == []
+
+
+def test_the_summary_says_how_the_rooms_were_paired() -> None:
+    result = _cli("score", "--check", str(TEAMS))
+    assert result.returncode == 0
+    assert "48 values checked, 48 agree" in result.stderr
+    assert "rooms paired by the unordered HomeTeam/VisitTeam pair and Round" in result.stderr
+
+
+def test_a_wrong_scoreimp_is_still_found_in_a_match_without_room_tags(tmp_path: Path) -> None:
+    wrong = tmp_path / "wrong.pbn"
+    wrong.write_text(TEAMS.read_text().replace('[ScoreIMP "NS 10"]', '[ScoreIMP "NS 9"]', 1))
+    errors, _ = _check(wrong)
+    assert errors == ["EVT002"]

@@ -35,7 +35,13 @@ from pbntool.tools.score.compute import (
     score_games,
 )
 from pbntool.tools.score.games import GameEntry, game_entry
-from pbntool.tools.score.grouping import GroupBy, group_games, placed
+from pbntool.tools.score.grouping import (
+    GroupBy,
+    games_by_file,
+    group_games,
+    placed,
+    rooms_pairing,
+)
 from pbntool.tools.score.precision import infer_precisions
 from pbntool.tools.score.values import parse_side_number
 from pbntool.tools.score.variants import (
@@ -71,6 +77,8 @@ class FileSummary:
     checked: int = 0
     agreed: int = 0
     disagreements: Counter[str] = field(default_factory=Counter)
+    conventions: list[str] = field(default_factory=list)
+    """How the file was read where it could be read more than one way (the rooms' pairing)."""
 
     def text(self) -> str:
         """``file: 120 values checked, 118 agree, 2 disagree (EVT006 2)``."""
@@ -78,7 +86,8 @@ class FileSummary:
         detail = ", ".join(f"{code} {count}" for code, count in sorted(self.disagreements.items()))
         tail = f", {disagree} disagree ({detail})" if disagree else ""
         noun = "value" if self.checked == 1 else "values"
-        return f"{self.file}: {self.checked} {noun} checked, {self.agreed} agree{tail}"
+        how = "".join(f"; {convention}" for convention in self.conventions)
+        return f"{self.file}: {self.checked} {noun} checked, {self.agreed} agree{tail}{how}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +148,19 @@ def check_event(records: Iterable[Record], options: CheckOptions | None = None) 
     for file, agreed, code in checked:
         tally.count(file, agreed, code)
     diagnostics.extend(totals)
+    _state_pairings(games, tally)
     diagnostics.sort(key=lambda d: (d.file or "", d.line or 0, d.column or 0))
     return EventCheck(tuple(diagnostics), tuple(tally.files.values()))
+
+
+def _state_pairings(games: Sequence[GameEntry], tally: _Tally) -> None:
+    """Say how the rooms of each file's team matches were paired (when it states ScoreIMP)."""
+    for file, members in games_by_file(games).items():
+        if not any("ScoreIMP" in game.stated for game in members):
+            continue
+        pairing = rooms_pairing(members)
+        if pairing is not None:
+            tally.files.setdefault(file, FileSummary(file)).conventions.append(pairing)
 
 
 def _check_score_tag(record: Record, game: GameEntry, tally: _Tally) -> list[Diagnostic]:
