@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
@@ -32,11 +33,13 @@ from pbntool.run.tasks import ScoreTask
 from pbntool.scoring.comparison import CrossAverage
 from pbntool.scoring.matchpoints import MatchpointScale
 from pbntool.scoring.methods import Method, ScoringSpec
+from pbntool.scoring.vp import VpScale, read_scale_csv
 from pbntool.tools.score.annotate import Keyed, annotate_boards, annotate_rubber_boards
 from pbntool.tools.score.check import CheckOptions, check_event
 from pbntool.tools.score.games import GameEntry, game_entry
 from pbntool.tools.score.grouping import GroupBy
 from pbntool.tools.score.listing import ScoreLine, score_record
+from pbntool.tools.score.matches import match_results, render_matches_json, render_matches_text
 from pbntool.tools.score.render import (
     render_json,
     render_rubbers_json,
@@ -135,6 +138,14 @@ def score(
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
     ] = None,
+    vp: Annotated[
+        str | None,
+        typer.Option(
+            "--vp",
+            help="Team matches to victory points: wbf (continuous 2013), wbf-discrete, or a "
+            "CSV file of imps_from,vp_winner rows; with standings per round and in total.",
+        ),
+    ] = None,
 ) -> None:
     """Rescore every board, score an event with a method, or check the stated scores.
 
@@ -154,6 +165,7 @@ def score(
             discard=discard,
             cross=_CROSS[cross],
         )
+    scale = _vp_scale(vp)
     report = Report(inputs.fail_on)
     quiet = inputs.quiet
     with ExitStack() as stack:
@@ -166,7 +178,7 @@ def score(
         elif method is Method.DUPLICATE:
             _duplicate_listing(io)
         else:
-            _event(io, spec, group_by)
+            _event(io, spec, group_by, scale)
         out.flush()
     if not quiet:
         typer.echo(report.summary(), err=True)
@@ -227,9 +239,34 @@ def _write_line(line: ScoreLine, output_format: ScoreFormat, out: TextIO) -> Non
 # --- events --------------------------------------------------------------------------------------
 
 
-def _event(io: _Io, spec: ScoringSpec | None, group_by: GroupBy) -> None:
+def _vp_scale(name: str | None) -> VpScale | None:
+    """The ``--vp`` scale: a WBF scale by name, else a CSV file (a bad one stops the run)."""
+    if name is None:
+        return None
+    if name.lower() in ("wbf", "wbf-discrete"):
+        return VpScale(name.lower())
+    try:
+        return read_scale_csv(Path(name))
+    except (OSError, ValueError) as error:
+        raise typer.BadParameter(f"{name}: {error}", param_hint="--vp") from error
+
+
+def _write_matches(io: _Io, games: list[GameEntry], scale: VpScale, group_by: GroupBy) -> None:
+    matches = match_results(games, scale, group_by)
+    if io.output_format is ScoreFormat.json:
+        for row in render_matches_json(matches, scale):
+            io.out.write(json.dumps(row) + "\n")
+        return
+    for text in render_matches_text(matches, scale):
+        io.out.write(text + "\n")
+
+
+def _event(
+    io: _Io, spec: ScoringSpec | None, group_by: GroupBy, scale: VpScale | None = None
+) -> None:
     """Read everything, then score each event with its method; with no method anywhere, the
-    duplicate listing as ``_duplicate_listing`` writes it."""
+    duplicate listing as ``_duplicate_listing`` writes it.  With a VP scale, the team matches
+    converted to VPs and the standings follow."""
     games: list[GameEntry] = []
     lines: list[ScoreLine] = []
     boards: list[Keyed] = []
@@ -243,6 +280,9 @@ def _event(io: _Io, spec: ScoringSpec | None, group_by: GroupBy) -> None:
         line = score_record(record)
         if line is not None and spec is None:
             lines.append(line)
+    if scale is not None and io.output_format is not ScoreFormat.pbn:
+        _write_matches(io, games, scale, group_by)
+        return
     if spec is None and not names_a_method(games, group_by):
         _write_listing(lines, boards, io)
         return
