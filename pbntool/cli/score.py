@@ -165,7 +165,7 @@ def score(
             discard=discard,
             cross=_CROSS[cross],
         )
-    scale = _vp_scale(vp)
+    vp_scale = _vp_scale(vp)
     report = Report(inputs.fail_on)
     quiet = inputs.quiet
     with ExitStack() as stack:
@@ -178,7 +178,7 @@ def score(
         elif method is Method.DUPLICATE:
             _duplicate_listing(io)
         else:
-            _event(io, spec, group_by, scale)
+            _event(io, spec, group_by, vp_scale)
         out.flush()
     if not quiet:
         typer.echo(report.summary(), err=True)

@@ -47,7 +47,8 @@ def _continuous(margin: float, boards: int) -> float:
     blitz = blitz_margin(boards)
     if margin >= blitz:
         return 20.0
-    return 10 + 10 * (1 - _R ** (margin / blitz)) / (1 - _R)
+    rest: float = _R ** (margin / blitz)
+    return 10 + 10 * (1 - rest) / (1 - _R)
 
 
 def _half_up(value: float, places: int) -> float:
