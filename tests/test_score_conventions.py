@@ -85,3 +85,29 @@ def test_a_wrong_scoreimp_is_still_found_in_a_match_without_room_tags(tmp_path: 
     wrong.write_text(TEAMS.read_text().replace('[ScoreIMP "NS 10"]', '[ScoreIMP "NS 9"]', 1))
     errors, _ = _check(wrong)
     assert errors == ["EVT002"]
+
+
+# --- Ruter's tables --------------------------------------------------------------------------
+
+RUTER = SCORE / "EVT017_ruter_cross_imp_totals.pbn"
+
+
+def test_ruter_files_are_checked_as_cross_imp_totals() -> None:
+    errors, notes = _check(RUTER)
+    assert errors == []
+    assert any("cross-IMP totals (Cross), Ruter's convention" in note for note in notes)
+
+
+def test_the_same_table_without_ruters_generator_is_checked_as_its_scoring_tag_says(
+    tmp_path: Path,
+) -> None:
+    other = tmp_path / "other.pbn"
+    other.write_text(RUTER.read_text().replace('[Generator "Ruter 1.9.21"]\n', ""))
+    errors, _ = _check(other)
+    assert sorted(errors) == ["EVT002", "EVT006", "EVT006", "EVT006"]
+
+
+def test_method_on_the_command_line_overrides_ruters_convention() -> None:
+    result = _cli("score", "--check", "--method", "cross-imp", "--cross", "comparison", str(RUTER))
+    assert result.returncode == 1
+    assert "EVT006" in result.stdout

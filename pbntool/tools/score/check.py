@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from pbntool.diagnostics import EVT014, Diagnostic
+from pbntool.diagnostics import EVT014, EVT017, Diagnostic
 from pbntool.model import Side, Vulnerability
 from pbntool.records import Record
 from pbntool.rules import check_score
@@ -36,6 +36,7 @@ from pbntool.tools.score.compute import (
 )
 from pbntool.tools.score.games import GameEntry, game_entry
 from pbntool.tools.score.grouping import (
+    BoardGroup,
     GroupBy,
     games_by_file,
     group_games,
@@ -219,6 +220,7 @@ def _check_boards(
     games: Sequence[GameEntry], options: CheckOptions, tally: _Tally
 ) -> list[Diagnostic]:
     groups, grouping = group_games(games, options.group_by)
+    ruter = ruter_files(games)
     methods = event_methods(games, options.spec)
     expected = expected_results(groups, methods)
     found = BoardCheck()
@@ -228,7 +230,7 @@ def _check_boards(
             continue
         context = CheckContext(
             spec,
-            _declared(games, group.games[0], options.spec),
+            _declared(group.games[0], options.spec, ruter),
             expected.get(group.event_key),
         )
         board = check_board_group(group, context)
@@ -244,17 +246,55 @@ def _check_boards(
     if options.tolerance is None:
         _, precision_notes = infer_precisions(found.items)
     chosen, notes = choose_variants(found.items, VARIANTS, options.tolerance)
+    notes.extend(_program_notes(groups, options.spec, ruter))
     diagnostics = [*grouping, *found.notes, *precision_notes, *notes, *found.diagnostics]
     diagnostics.extend(_compare_items(found.items, chosen, options.tolerance, tally))
     return diagnostics
 
 
-def _declared(
-    games: Sequence[GameEntry], game: GameEntry, forced: ScoringSpec | None
-) -> dict[str, str]:
-    """The variants fixed by ``--method`` or by the modifiers of the game's Scoring tag."""
+RUTER_CROSS = "cross-IMP totals (Cross)"
+"""Ruter (the Norwegian federation's program) writes cross-IMP totals under Scoring Cross2."""
+
+
+def ruter_files(games: Iterable[GameEntry]) -> frozenset[str]:
+    """The files whose Generator tag (in any game: it is often given once) names Ruter."""
+    return frozenset(
+        game.key.file for game in games if game.generator and "ruter" in game.generator.lower()
+    )
+
+
+def _ruter_cross(game: GameEntry, ruter: frozenset[str]) -> bool:
+    """The game was written by Ruter with a Scoring tag that says Cross2."""
+    if game.key.file not in ruter:
+        return False
+    words = {word.strip().lower() for word in (game.scoring or "").split(";")}
+    return "cross2" in words
+
+
+def _program_notes(
+    groups: Sequence[BoardGroup], forced: ScoringSpec | None, ruter: frozenset[str]
+) -> list[Diagnostic]:
+    """EVT017 once per file whose program's convention overrides its Scoring tag."""
+    if forced is not None or not ruter:
+        return []
+    notes: dict[str, Diagnostic] = {}
+    for group in groups:
+        for game in group.games:
+            if game.key.file in notes or not _ruter_cross(game, ruter):
+                continue
+            variant = f"{RUTER_CROSS}, Ruter's convention for its Scoring Cross2"
+            note = EVT017.at(what="the IMP values of this file", variant=variant)
+            notes[game.key.file] = placed(note, game)
+    return list(notes.values())
+
+
+def _declared(game: GameEntry, forced: ScoringSpec | None, ruter: frozenset[str]) -> dict[str, str]:
+    """The variants fixed by ``--method`` or by the modifiers of the game's Scoring tag (as
+    the program that wrote it means them: see ``_ruter_cross``)."""
     spec = forced
     words: set[str] = set()
+    if spec is None and _ruter_cross(game, ruter):
+        return {"imp": RUTER_CROSS}
     if spec is None and game.scoring is not None:
         words = {word.strip().lower() for word in game.scoring.split(";")}
         spec = ScoringSpec.from_tag(game.scoring)
