@@ -111,3 +111,24 @@ def test_method_on_the_command_line_overrides_ruters_convention() -> None:
     result = _cli("score", "--check", "--method", "cross-imp", "--cross", "comparison", str(RUTER))
     assert result.returncode == 1
     assert "EVT006" in result.stdout
+
+
+# --- Neuberg after an artificial score -------------------------------------------------------
+
+NEUBERG = REPO / "fixtures" / "scoring" / "neuberg_after_artificial.pbn"
+
+
+def test_real_results_are_factored_to_the_tables_that_include_an_artificial_score() -> None:
+    errors, _ = _check(NEUBERG)
+    assert errors == []
+
+
+def test_neuberg_after_an_artificial_score_in_the_arithmetic() -> None:
+    from pbntool.scoring.matchpoints import Artificial, FieldEntry, score_matchpoints
+
+    field = [FieldEntry(620, 2), FieldEntry(170), FieldEntry(-100), FieldEntry(-200)]
+    adjusted = FieldEntry(None, 1, Artificial.parse("A+"), Artificial.parse("A-"))
+    scores = score_matchpoints([*field, adjusted])
+    assert [round(s.ns or 0, 6) for s in scores] == [8.6, 5.0, 2.6, 0.2, 6.0]
+    assert scores[-1].top == 10 and scores[-1].ew == 4.0
+    assert [s.ns for s in score_matchpoints(field)] == [7.0, 4.0, 2.0, 0.0]  # no adjustment
