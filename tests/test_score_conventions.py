@@ -132,3 +132,39 @@ def test_neuberg_after_an_artificial_score_in_the_arithmetic() -> None:
     assert [round(s.ns or 0, 6) for s in scores] == [8.6, 5.0, 2.6, 0.2, 6.0]
     assert scores[-1].top == 10 and scores[-1].ew == 4.0
     assert [s.ns for s in score_matchpoints(field)] == [7.0, 4.0, 2.0, 0.0]  # no adjustment
+
+
+# --- Pavlicek's dialect ----------------------------------------------------------------------
+
+PAVLICEK = REPO / "fixtures" / "scoring" / "pavlicek_dialect.pbn"
+
+
+def _read(dialect: str | None) -> list[object]:
+    from pbntool.formats.pbn.dialects import apply_dialect
+
+    with open(PAVLICEK, "rb") as stream:
+        return list(apply_dialect(pbn.iter_records(stream, str(PAVLICEK)), dialect))
+
+
+def test_pavlicek_dialect_puts_back_the_opening_passes_and_inherits_the_deal() -> None:
+    from pbntool.model import Action, Seat
+
+    first, second = _read("pavlicek")
+    assert first.board.auction.first is Seat.WEST  # type: ignore[attr-defined]
+    assert first.board.auction.calls[0] is Action.PASS  # type: ignore[attr-defined]
+    assert "PBN123" not in [d.code for d in first.diagnostics]  # type: ignore[attr-defined]
+    assert second.board.deal == first.board.deal  # type: ignore[attr-defined]
+
+
+def test_without_the_dialect_the_findings_stay_as_they_are() -> None:
+    first, second = _read(None)
+    assert "PBN123" in [d.code for d in first.diagnostics]  # type: ignore[attr-defined]
+    assert second.board.deal is None  # type: ignore[attr-defined]
+
+
+def test_score_dialect_option_writes_the_reanchored_boards() -> None:
+    plain = _cli("score", "--format", "pbn", str(PAVLICEK))
+    read = _cli("score", "--dialect", "pavlicek", "--format", "pbn", str(PAVLICEK))
+    assert '[Auction "N"]' in plain.stdout and '[Deal "?"]' in plain.stdout
+    assert '[Auction "W"]' in read.stdout and '[Deal "?"]' not in read.stdout
+    assert "PBN123" in plain.stderr and "PBN123" not in read.stderr

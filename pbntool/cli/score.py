@@ -26,6 +26,7 @@ from pbntool.cli.common import (
     write_chunks,
 )
 from pbntool.diagnostics import Diagnostic, Severity
+from pbntool.formats.pbn.dialects import apply_dialect
 from pbntool.formats.writing import PbnWriter
 from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions
@@ -60,6 +61,7 @@ class _Io:
     out: TextIO
     report: Report
     quiet: bool
+    dialect: str | None = None
 
 
 class ScoreFormat(StrEnum):
@@ -68,6 +70,12 @@ class ScoreFormat(StrEnum):
     text = "text"
     json = "json"
     pbn = "pbn"
+
+
+class Dialect(StrEnum):
+    """Opt-in readings of a program's habits (pbntool.formats.pbn.dialects)."""
+
+    pavlicek = "pavlicek"
 
 
 class CrossOption(StrEnum):
@@ -146,6 +154,15 @@ def score(
             "CSV file of imps_from,vp_winner rows; with standings per round and in total.",
         ),
     ] = None,
+    dialect: Annotated[
+        Dialect | None,
+        typer.Option(
+            "--dialect",
+            case_sensitive=False,
+            help="Read files in a program's dialect: pavlicek (opening passes omitted, the "
+            "deal given once per board). Off by default.",
+        ),
+    ] = None,
 ) -> None:
     """Rescore every board, score an event with a method, or check the stated scores.
 
@@ -172,7 +189,7 @@ def score(
         out: TextIO = sys.stdout
         if output:
             out = stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
-        io = _Io(inputs, output_format, out, report, quiet)
+        io = _Io(inputs, output_format, out, report, quiet, dialect and dialect.value)
         if check:
             _check(io, CheckOptions(spec, group_by, tolerance))
         elif method is Method.DUPLICATE:
@@ -197,7 +214,7 @@ def _parallel_listing(inputs: BatchOptions, output_format: ScoreFormat) -> None:
 
 def _records(io: _Io) -> Iterator[Record]:
     """Every record, streamed: counted, its reader errors printed on stderr."""
-    for record in iter_batch_records(io.inputs, io.report):
+    for record in apply_dialect(iter_batch_records(io.inputs, io.report), io.dialect):
         io.report.count(record, record.diagnostics)
         _print_errors(record.diagnostics, io.quiet)
         yield record
