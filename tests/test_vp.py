@@ -116,3 +116,18 @@ def test_score_vp_text_names_the_scale_and_the_tie_break() -> None:
 def test_score_vp_refuses_a_missing_scale_file() -> None:
     result = _score("--vp", "no-such-scale.csv", str(TEAMS))
     assert result.returncode == 2
+
+
+def test_score_vp_pbn_output_carries_the_vp_standings_and_checks_clean(tmp_path: Path) -> None:
+    """The TotalScoreTable of the first game gives the VPs (pbntool's TotalVP column); each
+    game's traveller lists its own match, so the written file checks without a disagreement."""
+    written = tmp_path / "vp.pbn"
+    result = _score("--vp", "wbf", "--format", "pbn", "-o", str(written), str(TEAMS))
+    assert result.returncode == 0, result.stderr
+    text = written.read_text()
+    assert text.count("[TotalScoreTable") == 1
+    assert "TotalVP" in text and '"Bears"' in text and "35.08" in text
+    assert "WBF continuous VP scale (2013) for 3 boards" in text
+    check = _score("--check", str(written))
+    assert check.returncode == 0, check.stdout
+    assert "disagree" not in check.stderr

@@ -40,7 +40,12 @@ from pbntool.tools.score.check import CheckOptions, check_event
 from pbntool.tools.score.games import GameEntry, game_entry
 from pbntool.tools.score.grouping import GroupBy
 from pbntool.tools.score.listing import ScoreLine, score_record
-from pbntool.tools.score.matches import match_results, render_matches_json, render_matches_text
+from pbntool.tools.score.matches import (
+    match_results,
+    render_matches_json,
+    render_matches_text,
+    with_vp_tables,
+)
 from pbntool.tools.score.render import (
     render_json,
     render_rubbers_json,
@@ -300,14 +305,14 @@ def _event(
     if scale is not None and io.output_format is not ScoreFormat.pbn:
         _write_matches(io, games, scale, group_by)
         return
-    if spec is None and not names_a_method(games, group_by):
+    if spec is None and not names_a_method(games, group_by) and scale is None:
         _write_listing(lines, boards, io)
         return
     run = run_scores(games, spec, group_by)
     if run.scores is not None and not io.quiet:
         for diagnostic in run.scores.diagnostics:
             print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
-    _write_run(run, boards, io)
+    _write_run(run, boards, io, None if scale is None else (games, scale, group_by))
 
 
 def _write_listing(lines: list[ScoreLine], boards: list[Keyed], io: _Io) -> None:
@@ -328,11 +333,19 @@ def _write_boards(boards: Iterable[Keyed], out: TextIO) -> None:
     writer.close()
 
 
-def _write_run(run: ScoreRun, boards: list[Keyed], io: _Io) -> None:
+def _write_run(
+    run: ScoreRun,
+    boards: list[Keyed],
+    io: _Io,
+    vp: tuple[list[GameEntry], VpScale, GroupBy] | None = None,
+) -> None:
     if io.output_format is ScoreFormat.pbn:
         annotated: Iterable[Keyed] = boards
         if run.scores is not None:
             annotated = annotate_boards(annotated, run.scores)
+        if vp is not None:
+            games, scale, group_by = vp
+            annotated = with_vp_tables(annotated, match_results(games, scale, group_by), scale)
         for kind, sessions in run.rubbers:
             annotated = annotate_rubber_boards(annotated, sessions, kind)
         _write_boards(annotated, io.out)

@@ -11,10 +11,12 @@ then the larger IMP quotient (IMPs won / IMPs lost), then the name.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from pbntool.model import Board, Comment, Table, TableColumn
 from pbntool.scoring.methods import Method, ScoringSpec
 from pbntool.scoring.vp import VpScale
 from pbntool.tools.score.board import is_team_board, score_board_group
@@ -29,6 +31,8 @@ __all__ = [
     "render_matches_json",
     "render_matches_text",
     "team_standings",
+    "vp_total_table",
+    "with_vp_tables",
 ]
 
 TIE_BREAK = "VPs, then IMP difference, then IMP quotient, then name"
@@ -178,6 +182,52 @@ def _by_event(matches: Sequence[MatchResult]) -> dict[str, list[MatchResult]]:
 
 def _rounds(matches: Sequence[MatchResult]) -> list[str]:
     return sorted({match.round for match in matches}, key=_round_order)
+
+
+def vp_total_table(matches: Sequence[MatchResult], scale: VpScale) -> Table:
+    """The final standings as a TotalScoreTable: Rank, PairId (the team), the IMPs won and
+    lost, and ``TotalVP`` (pbntool's column: PBN has none for victory points)."""
+    columns = (
+        TableColumn("Rank", width=3, align="R"),
+        TableColumn("PairId"),
+        TableColumn("NrBoards", width=3, align="R"),
+        TableColumn("TotalIMP", width=6, align="R"),
+        TableColumn("TotalVP", width=7, align="R"),
+    )
+    boards: dict[str, int] = defaultdict(int)
+    for match in matches:
+        boards[match.home] += match.boards
+        boards[match.visit] += match.boards
+    rows = tuple(
+        (
+            str(standing.rank),
+            f'"{standing.team}"',
+            str(boards[standing.team]),
+            f"{standing.imps_won - standing.imps_lost:g}",
+            f"{standing.vp:.2f}",
+        )
+        for standing in team_standings(matches)
+    )
+    header = ";".join(str(column) for column in columns)
+    comment = Comment(f" {scale.describe(m.boards for m in matches)}; tie-break: {TIE_BREAK} ")
+    return Table("TotalScoreTable", header, columns, rows, comments=(comment,))
+
+
+def with_vp_tables(
+    boards: Iterable[tuple[GameKey, Board]], matches: Sequence[MatchResult], scale: VpScale
+) -> Iterator[tuple[GameKey, Board]]:
+    """The boards, the first board of each event carrying its VP standings (replacing the
+    TotalScoreTable the IMP scoring wrote)."""
+    events = _by_event(matches)
+    done: set[str] = set()
+    for key, board in boards:
+        event = (board.tag("Event") or "").strip()
+        if event in events and event not in done:
+            done.add(event)
+            tables = [table for table in board.tables if table.name != "TotalScoreTable"]
+            tables.append(vp_total_table(events[event], scale))
+            board = dataclasses.replace(board, tables=tuple(tables))
+        yield key, board
 
 
 def render_matches_text(matches: Sequence[MatchResult], scale: VpScale) -> Iterable[str]:
