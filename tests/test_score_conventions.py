@@ -168,3 +168,21 @@ def test_score_dialect_option_writes_the_reanchored_boards() -> None:
     assert '[Auction "N"]' in plain.stdout and '[Deal "?"]' in plain.stdout
     assert '[Auction "W"]' in read.stdout and '[Deal "?"]' not in read.stdout
     assert "PBN123" in plain.stderr and "PBN123" not in read.stderr
+
+
+def test_a_table_without_a_traveller_is_checked_against_its_own_matchs(tmp_path: Path) -> None:
+    """Each match's traveller in one room only (tables 1 and 3): the other room's ScoreIMP is
+    checked against its own match's traveller, not the first match's."""
+    import re
+
+    written = tmp_path / "imp.pbn"
+    _cli("score", "--method", "imp", "--format", "pbn", "-o", str(written), str(TEAMS))
+    games = written.read_text().split("\n\n")
+    for index, game in enumerate(games):
+        if '[Table "2"]' in game or '[Table "4"]' in game:
+            games[index] = re.sub(r"\[ScoreTable[^\n]*\n(?:[^\[\n][^\n]*\n?)*", "", game)
+    half = tmp_path / "half.pbn"
+    half.write_text("\n\n".join(games))
+    errors, _ = _check(half)
+    assert errors == []
+    assert half.read_text().count("[ScoreTable") == 12
