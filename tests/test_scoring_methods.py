@@ -117,7 +117,8 @@ def test_plain_average_and_percentage_scores() -> None:
 def test_one_sided_artificial_entry_scores_only_that_side() -> None:
     field = [*FIELD, FieldEntry(None, 1, Artificial.parse("^50"), None)]
     adjusted = score_matchpoints(field)[-1]
-    assert (adjusted.ns, adjusted.ew, adjusted.ew_percentage) == (4.0, None, None)
+    # The adjusted table is a sixth table: the top is 2 * (6 - 1) and ^50 is half of it.
+    assert (adjusted.ns, adjusted.ew, adjusted.ew_percentage) == (5.0, None, None)
 
 
 def test_inclusive_percentages_count_a_tie_with_itself() -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
@@ -26,6 +27,7 @@ from pbntool.cli.common import (
     write_chunks,
 )
 from pbntool.diagnostics import Diagnostic, Severity
+from pbntool.formats.pbn.dialects import apply_dialect
 from pbntool.formats.pbn.writer import PbnWriter
 from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions
@@ -33,11 +35,18 @@ from pbntool.run.tasks import ScoreTask
 from pbntool.scoring.comparison import CrossAverage
 from pbntool.scoring.matchpoints import MatchpointScale
 from pbntool.scoring.methods import Method, ScoringSpec
+from pbntool.scoring.vp import VpScale, read_scale_csv
 from pbntool.tools.score.annotate import Keyed, annotate_boards, annotate_rubber_boards
 from pbntool.tools.score.check import CheckOptions, check_event
 from pbntool.tools.score.games import GameEntry, game_entry
 from pbntool.tools.score.grouping import GroupBy
 from pbntool.tools.score.listing import ScoreLine, score_record
+from pbntool.tools.score.matches import (
+    match_results,
+    render_matches_json,
+    render_matches_text,
+    with_vp_tables,
+)
 from pbntool.tools.score.render import (
     render_json,
     render_rubbers_json,
@@ -58,6 +67,7 @@ class _Io:
     out: TextIO
     report: Report
     quiet: bool
+    dialect: str | None = None
 
 
 class ScoreFormat(StrEnum):
@@ -66,6 +76,12 @@ class ScoreFormat(StrEnum):
     text = "text"
     json = "json"
     pbn = "pbn"
+
+
+class Dialect(StrEnum):
+    """Opt-in readings of a program's habits (pbntool.formats.pbn.dialects)."""
+
+    pavlicek = "pavlicek"
 
 
 class CrossOption(StrEnum):
@@ -136,6 +152,23 @@ def score(
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
     ] = None,
+    vp: Annotated[
+        str | None,
+        typer.Option(
+            "--vp",
+            help="Team matches to victory points: wbf (continuous 2013), wbf-discrete, or a "
+            "CSV file of imps_from,vp_winner rows; with standings per round and in total.",
+        ),
+    ] = None,
+    dialect: Annotated[
+        Dialect | None,
+        typer.Option(
+            "--dialect",
+            case_sensitive=False,
+            help="Read files in a program's dialect: pavlicek (opening passes omitted, the "
+            "deal given once per board). Off by default.",
+        ),
+    ] = None,
 ) -> None:
     """Rescore every board, score an event with a method, or check the stated scores.
 
@@ -155,17 +188,18 @@ def score(
             discard=discard,
             cross=_CROSS[cross],
         )
+    vp_scale = _vp_scale(vp)
     report = Report(inputs.fail_on)
     quiet = inputs.quiet
     with ExitStack() as stack:
         out = open_text_output(stack, output, inputs.input_files())
-        io = _Io(inputs, output_format, out, report, quiet)
+        io = _Io(inputs, output_format, out, report, quiet, dialect and dialect.value)
         if check:
             _check(io, CheckOptions(spec, group_by, tolerance))
         elif method is Method.DUPLICATE:
             _duplicate_listing(io)
         else:
-            _event(io, spec, group_by)
+            _event(io, spec, group_by, vp_scale)
         out.flush()
     if not quiet:
         typer.echo(report.summary(), err=True)
@@ -184,7 +218,7 @@ def _parallel_listing(inputs: BatchOptions, output_format: ScoreFormat) -> None:
 
 def _records(io: _Io) -> Iterator[Record]:
     """Every record, streamed: counted, its reader errors printed on stderr."""
-    for record in iter_batch_records(io.inputs, io.report):
+    for record in apply_dialect(iter_batch_records(io.inputs, io.report), io.dialect):
         io.report.count(record, record.diagnostics)
         _print_errors(record.diagnostics, io.quiet)
         yield record
@@ -226,9 +260,34 @@ def _write_line(line: ScoreLine, output_format: ScoreFormat, out: TextIO) -> Non
 # --- events --------------------------------------------------------------------------------------
 
 
-def _event(io: _Io, spec: ScoringSpec | None, group_by: GroupBy) -> None:
+def _vp_scale(name: str | None) -> VpScale | None:
+    """The ``--vp`` scale: a WBF scale by name, else a CSV file (a bad one stops the run)."""
+    if name is None:
+        return None
+    if name.lower() in ("wbf", "wbf-discrete"):
+        return VpScale(name.lower())
+    try:
+        return read_scale_csv(Path(name))
+    except (OSError, ValueError) as error:
+        raise typer.BadParameter(f"{name}: {error}", param_hint="--vp") from error
+
+
+def _write_matches(io: _Io, games: list[GameEntry], scale: VpScale, group_by: GroupBy) -> None:
+    matches = match_results(games, scale, group_by)
+    if io.output_format is ScoreFormat.json:
+        for row in render_matches_json(matches, scale):
+            io.out.write(json.dumps(row) + "\n")
+        return
+    for text in render_matches_text(matches, scale):
+        io.out.write(text + "\n")
+
+
+def _event(
+    io: _Io, spec: ScoringSpec | None, group_by: GroupBy, scale: VpScale | None = None
+) -> None:
     """Read everything, then score each event with its method; with no method anywhere, the
-    duplicate listing as ``_duplicate_listing`` writes it."""
+    duplicate listing as ``_duplicate_listing`` writes it.  With a VP scale, the team matches
+    converted to VPs and the standings follow."""
     games: list[GameEntry] = []
     lines: list[ScoreLine] = []
     boards: list[Keyed] = []
@@ -242,14 +301,17 @@ def _event(io: _Io, spec: ScoringSpec | None, group_by: GroupBy) -> None:
         line = score_record(record)
         if line is not None and spec is None:
             lines.append(line)
-    if spec is None and not names_a_method(games, group_by):
+    if scale is not None and io.output_format is not ScoreFormat.pbn:
+        _write_matches(io, games, scale, group_by)
+        return
+    if spec is None and not names_a_method(games, group_by) and scale is None:
         _write_listing(lines, boards, io)
         return
     run = run_scores(games, spec, group_by)
     if run.scores is not None and not io.quiet:
         for diagnostic in run.scores.diagnostics:
             print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
-    _write_run(run, boards, io)
+    _write_run(run, boards, io, None if scale is None else (games, scale, group_by))
 
 
 def _write_listing(lines: list[ScoreLine], boards: list[Keyed], io: _Io) -> None:
@@ -270,11 +332,19 @@ def _write_boards(boards: Iterable[Keyed], out: TextIO) -> None:
     writer.close()
 
 
-def _write_run(run: ScoreRun, boards: list[Keyed], io: _Io) -> None:
+def _write_run(
+    run: ScoreRun,
+    boards: list[Keyed],
+    io: _Io,
+    vp: tuple[list[GameEntry], VpScale, GroupBy] | None = None,
+) -> None:
     if io.output_format is ScoreFormat.pbn:
         annotated: Iterable[Keyed] = boards
         if run.scores is not None:
             annotated = annotate_boards(annotated, run.scores)
+        if vp is not None:
+            games, scale, group_by = vp
+            annotated = with_vp_tables(annotated, match_results(games, scale, group_by), scale)
         for kind, sessions in run.rubbers:
             annotated = annotate_rubber_boards(annotated, sessions, kind)
         _write_boards(annotated, io.out)

@@ -17,6 +17,11 @@ had, the *expected* count):
   (MP1 + 1) / (2·n) * 100, so the top is just under 100 (used by the multi-centre Fifth
   Friday Tournament file of the corpus).
 * Artificial scores: A (average) 50 %, A+ 60 %, A- 40 % of the top; ``^p`` gives p %.
+  A table given an artificial score still played the board's movement, so the board's
+  expected count includes it: the real results are factored with Neuberg from the n results
+  actually obtained to the N tables (real and artificial), and the artificial score is its
+  percentage of that board's top 2(N - 1), as Compscore and the EBU's *White Book* (§3.7.3,
+  "Neuberg after an adjusted score") do.
 """
 
 from __future__ import annotations
@@ -126,6 +131,13 @@ class FieldEntry:
     artificial_ew: Artificial | None = None
 
     @property
+    def is_adjusted(self) -> bool:
+        """An artificial score given to a table instead of a result (it counts as a table)."""
+        return self.score_ns is None and (
+            self.artificial_ns is not None or self.artificial_ew is not None
+        )
+
+    @property
     def is_real(self) -> bool:
         """True for a score that was played and is compared with the others."""
         return self.score_ns is not None
@@ -196,7 +208,8 @@ def score_matchpoints(
         entry.score_ns for entry in field if entry.score_ns is not None for _ in range(entry.count)
     )
     results = len(expanded)
-    target = max(expected or results, results)
+    artificial = sum(entry.count for entry in field if entry.is_adjusted)
+    target = max(expected or 0, results + artificial)
     top = matchpoint_top(target, scale)
     return tuple(_score_entry(entry, expanded, target, scale, base, top) for entry in field)
 

@@ -45,9 +45,10 @@ def annotate_boards(boards: Iterable[Keyed], scores: EventScores) -> Iterator[Ke
         if results is None:
             yield key, board
             continue
-        updated = _with_tags(board, score_tags(results.method, scores.game(key)))
+        own = scores.game(key)
+        updated = _with_tags(board, score_tags(results.method, own))
         tables = [table for table in board.tables if table.name != "ScoreTable"]
-        tables.append(score_table(results))
+        tables.append(score_table(_own_match(results, own)))
         event = (results.event, results.section)
         if event not in events_done:
             events_done.add(event)
@@ -103,6 +104,20 @@ def _element(text: str | None) -> str:
     if any(character.isspace() or character in '"[]{};' for character in text):
         return '"' + text.replace('"', "'") + '"'
     return text
+
+
+def _own_match(board: BoardResults, own: ScoredResult | None) -> BoardResults:
+    """A team board played by several matches: the game's traveller lists its own match's
+    two rooms (their IMPs are against each other, not against the field)."""
+    if board.method not in (Method.IMP, Method.BAM) or own is None:
+        return board
+    teams = {own.pair_ns, own.pair_ew}
+    if None in teams:
+        return board
+    rows = tuple(r for r in board.results if {r.pair_ns, r.pair_ew} == teams)
+    if len(rows) != 2 or len(rows) == len(board.results):
+        return board
+    return dataclasses.replace(board, results=rows)
 
 
 def score_table(board: BoardResults) -> Table:

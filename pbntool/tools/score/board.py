@@ -3,6 +3,7 @@ game's own result scored against the field."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -17,7 +18,7 @@ from pbntool.tools.score.field import (
     team_points,
 )
 from pbntool.tools.score.games import GameEntry, ResultKey
-from pbntool.tools.score.grouping import BoardGroup, MatchPair, pair_rooms
+from pbntool.tools.score.grouping import BoardGroup, MatchPair, match_key, pair_rooms
 from pbntool.tools.score.results import NO_POINTS, BoardResults, Points, ScoredResult
 
 __all__ = ["BoardScoring", "board_field", "is_team_board", "probe_game", "score_board_group"]
@@ -93,7 +94,17 @@ def is_team_board(group: BoardGroup) -> bool:
     if group.table_game is not None:
         return False
     played = [game for game in group.games if game.entry is not None]
-    return len(played) == 2 or any(game.room is not None for game in played)
+    if len(played) == 2 or any(game.room is not None for game in played):
+        return True
+    return _two_rooms_per_match(played)
+
+
+def _two_rooms_per_match(played: list[GameEntry]) -> bool:
+    """No Room tags, but every table names its match (HomeTeam and VisitTeam, either way
+    round) and each match played the board at two tables: a teams event of several matches."""
+    if not played or not all(game.home_team and game.visit_team for game in played):
+        return False
+    return all(count == 2 for count in Counter(match_key(game) for game in played).values())
 
 
 def _field_results(group: BoardGroup) -> tuple[list[FieldEntry], list[ScoredResult]]:

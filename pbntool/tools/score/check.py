@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from pbntool.diagnostics import EVT014, Diagnostic
+from pbntool.diagnostics import EVT014, EVT017, Diagnostic
 from pbntool.model import Side, Vulnerability
 from pbntool.records import Record
 from pbntool.rules import check_score
@@ -35,7 +35,15 @@ from pbntool.tools.score.compute import (
     score_games,
 )
 from pbntool.tools.score.games import GameEntry, game_entry
-from pbntool.tools.score.grouping import GroupBy, group_games, placed
+from pbntool.tools.score.grouping import (
+    BoardGroup,
+    GroupBy,
+    games_by_file,
+    group_games,
+    placed,
+    rooms_pairing,
+)
+from pbntool.tools.score.precision import infer_precisions
 from pbntool.tools.score.values import parse_side_number
 from pbntool.tools.score.variants import (
     IMP_VARIANTS,
@@ -70,6 +78,8 @@ class FileSummary:
     checked: int = 0
     agreed: int = 0
     disagreements: Counter[str] = field(default_factory=Counter)
+    conventions: list[str] = field(default_factory=list)
+    """How the file was read where it could be read more than one way (the rooms' pairing)."""
 
     def text(self) -> str:
         """``file: 120 values checked, 118 agree, 2 disagree (EVT006 2)``."""
@@ -77,7 +87,8 @@ class FileSummary:
         detail = ", ".join(f"{code} {count}" for code, count in sorted(self.disagreements.items()))
         tail = f", {disagree} disagree ({detail})" if disagree else ""
         noun = "value" if self.checked == 1 else "values"
-        return f"{self.file}: {self.checked} {noun} checked, {self.agreed} agree{tail}"
+        how = "".join(f"; {convention}" for convention in self.conventions)
+        return f"{self.file}: {self.checked} {noun} checked, {self.agreed} agree{tail}{how}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +149,19 @@ def check_event(records: Iterable[Record], options: CheckOptions | None = None) 
     for file, agreed, code in checked:
         tally.count(file, agreed, code)
     diagnostics.extend(totals)
+    _state_pairings(games, tally)
     diagnostics.sort(key=lambda d: (d.file or "", d.line or 0, d.column or 0))
     return EventCheck(tuple(diagnostics), tuple(tally.files.values()))
+
+
+def _state_pairings(games: Sequence[GameEntry], tally: _Tally) -> None:
+    """Say how the rooms of each file's team matches were paired (when it states ScoreIMP)."""
+    for file, members in games_by_file(games).items():
+        if not any("ScoreIMP" in game.stated for game in members):
+            continue
+        pairing = rooms_pairing(members)
+        if pairing is not None:
+            tally.files.setdefault(file, FileSummary(file)).conventions.append(pairing)
 
 
 def _check_score_tag(record: Record, game: GameEntry, tally: _Tally) -> list[Diagnostic]:
@@ -198,6 +220,7 @@ def _check_boards(
     games: Sequence[GameEntry], options: CheckOptions, tally: _Tally
 ) -> list[Diagnostic]:
     groups, grouping = group_games(games, options.group_by)
+    ruter = ruter_files(games)
     methods = event_methods(games, options.spec)
     expected = expected_results(groups, methods)
     found = BoardCheck()
@@ -207,7 +230,7 @@ def _check_boards(
             continue
         context = CheckContext(
             spec,
-            _declared(games, group.games[0], options.spec),
+            _declared(group.games[0], options.spec, ruter),
             expected.get(group.event_key),
         )
         board = check_board_group(group, context)
@@ -219,18 +242,59 @@ def _check_boards(
         tally.count(file, agreed)
     for diagnostic in found.diagnostics:
         tally.files[diagnostic.file or ""].disagreements[diagnostic.code] += 1
+    precision_notes: list[Diagnostic] = []
+    if options.tolerance is None:
+        _, precision_notes = infer_precisions(found.items)
     chosen, notes = choose_variants(found.items, VARIANTS, options.tolerance)
-    diagnostics = [*grouping, *found.notes, *notes, *found.diagnostics]
+    notes.extend(_program_notes(groups, options.spec, ruter))
+    diagnostics = [*grouping, *found.notes, *precision_notes, *notes, *found.diagnostics]
     diagnostics.extend(_compare_items(found.items, chosen, options.tolerance, tally))
     return diagnostics
 
 
-def _declared(
-    games: Sequence[GameEntry], game: GameEntry, forced: ScoringSpec | None
-) -> dict[str, str]:
-    """The variants fixed by ``--method`` or by the modifiers of the game's Scoring tag."""
+RUTER_CROSS = "cross-IMP totals (Cross)"
+"""Ruter (the Norwegian federation's program) writes cross-IMP totals under Scoring Cross2."""
+
+
+def ruter_files(games: Iterable[GameEntry]) -> frozenset[str]:
+    """The files whose Generator tag (in any game: it is often given once) names Ruter."""
+    return frozenset(
+        game.key.file for game in games if game.generator and "ruter" in game.generator.lower()
+    )
+
+
+def _ruter_cross(game: GameEntry, ruter: frozenset[str]) -> bool:
+    """The game was written by Ruter with a Scoring tag that says Cross2."""
+    if game.key.file not in ruter:
+        return False
+    words = {word.strip().lower() for word in (game.scoring or "").split(";")}
+    return "cross2" in words
+
+
+def _program_notes(
+    groups: Sequence[BoardGroup], forced: ScoringSpec | None, ruter: frozenset[str]
+) -> list[Diagnostic]:
+    """EVT017 once per file whose program's convention overrides its Scoring tag."""
+    if forced is not None or not ruter:
+        return []
+    notes: dict[str, Diagnostic] = {}
+    for group in groups:
+        for game in group.games:
+            if game.key.file in notes or not _ruter_cross(game, ruter):
+                continue
+            variant = f"{RUTER_CROSS}, Ruter's convention for its Scoring Cross2"
+            note = EVT017.at(what="the IMP values of this file", variant=variant)
+            notes[game.key.file] = placed(note, game)
+    return list(notes.values())
+
+
+def _declared(game: GameEntry, forced: ScoringSpec | None, ruter: frozenset[str]) -> dict[str, str]:
+    """The variants fixed by ``--method`` or by the modifiers of the game's Scoring tag (as
+    the program that wrote it means them: see ``_ruter_cross``)."""
     spec = forced
     words: set[str] = set()
+    if spec is None and _ruter_cross(game, ruter):
+        return {"imp": RUTER_CROSS}
     if spec is None and game.scoring is not None:
         words = {word.strip().lower() for word in game.scoring.split(";")}
         spec = ScoringSpec.from_tag(game.scoring)
@@ -264,11 +328,11 @@ def _compare_items(
         computed = item.computed.get(label)
         if computed is None:
             continue
-        agreed = agrees(item.stated, item.value, computed, tolerance)
+        agreed = agrees(item.stated, item.value, computed, tolerance, item.decimals)
         tally.count(item.game.key.file, agreed, item.code.id)
         if agreed:
             continue
-        how = f" ({label})" if item.kind not in ("rank",) else ""
+        how = f" ({label}{_precision(item)})" if item.kind not in ("rank",) else ""
         sign = item.arguments.get("sign", 1)
         shown = str(item.arguments.get("prefix", "")) + format_value(
             computed * (-1 if sign == -1 else 1), item.stated
@@ -278,6 +342,14 @@ def _compare_items(
         )
         diagnostics.append(placed(finding, item.game, item.stated.place))
     return diagnostics
+
+
+def _precision(item: Item) -> str:
+    """How precise the stated value was taken to be, when it is not the written precision."""
+    if item.decimals is None:
+        return ""
+    unit = f"{10**-item.decimals:.{item.decimals}f}" if item.decimals else "1"
+    return f"; stated to {unit}"
 
 
 def _column(name: str) -> str:

@@ -33,7 +33,7 @@ from pbntool.scoring.methods import Method, ScoringSpec
 from pbntool.tools.score.board import board_field, is_team_board, score_board_group
 from pbntool.tools.score.field import score_field
 from pbntool.tools.score.games import GameEntry, Stated, TableRow
-from pbntool.tools.score.grouping import BoardGroup, placed
+from pbntool.tools.score.grouping import BoardGroup, match_key, placed
 from pbntool.tools.score.results import Points
 from pbntool.tools.score.values import parse_number, parse_side_number
 from pbntool.tools.score.variants import (
@@ -102,7 +102,7 @@ def check_board_group(group: BoardGroup, context: CheckContext) -> BoardCheck:
             _check_table(game, context, found)
     if first_table is not None:
         for game in group.games:
-            table_owner = game if game.score_table is not None else first_table
+            table_owner = _table_of(game, group) or first_table
             _tag_items(game, _entries(table_owner), context, found, expected=None)
         return found
     if _team_method(context, group):
@@ -112,6 +112,19 @@ def check_board_group(group: BoardGroup, context: CheckContext) -> BoardCheck:
     for game in group.games:
         _tag_items(game, entries, context, found, context.expected)
     return found
+
+
+def _table_of(game: GameEntry, group: BoardGroup) -> GameEntry | None:
+    """The traveller a game is scored against: its own, else that of another table of its
+    team match (a teams event of several matches, each match's traveller in one room)."""
+    if game.score_table is not None:
+        return game
+    if not (game.home_team and game.visit_team):
+        return None
+    match = match_key(game)
+    return next(
+        (o for o in group.games if o.score_table is not None and match_key(o) == match), None
+    )
 
 
 def _entries(game: GameEntry) -> list[FieldEntry]:

@@ -20,6 +20,7 @@ __all__ = ["check_total_tables"]
 
 _MEANS = (("TotalScore", "MeanScore"), ("TotalIMP", "MeanIMP"), ("TotalMP", "MeanMP"))
 _RANKED_BY = (
+    "TotalVP",  # pbntool's victory points column (score --vp --format pbn)
     "TotalPercentage",
     "MeanPercentage",
     "TotalMP",

@@ -111,8 +111,8 @@ def field_top(
 ) -> float | None:
     if spec.method is not Method.MP:
         return None
-    real = sum(entry.count for entry in entries if entry.is_real)
-    target = max(expected or real, real) if spec.neuberg else real
+    tables = sum(entry.count for entry in entries if entry.is_real or entry.is_adjusted)
+    target = max(expected or tables, tables) if spec.neuberg else tables
     return max(target - 1, 0) * spec.scale.per_beaten
 
 

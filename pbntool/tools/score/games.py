@@ -155,6 +155,11 @@ class GameEntry:
     double_dummy: tuple[str, Mapping[tuple[Seat, Strain], int]] | None = None
     """The double-dummy table the game states (``OptimumResultTable``, else
     ``DoubleDummyTricks``) with the tag it came from, when it is complete and readable."""
+    round: str | None = None
+    stage: str | None = None
+    table: str | None = None
+    generator: str | None = None
+    """The Generator tag: which program wrote the file (its conventions)."""
 
     @property
     def entry(self) -> FieldEntry | None:
@@ -217,6 +222,10 @@ def game_entry(record: Record) -> GameEntry | None:
         honours=_honours(board.deal, contract),
         deal_known=board.deal is not None and board.deal.is_complete,
         double_dummy=stated_double_dummy(board),
+        round=_name(board.tag("Round")),
+        stage=_name(board.tag("Stage")),
+        table=_name(board.tag("Table")),
+        generator=_name(board.tag("Generator")),
     )
 
 

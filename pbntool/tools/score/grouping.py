@@ -14,8 +14,11 @@
 * ``table``: each game with a ScoreTable on its own, its rows the results (games without one
   are not scored).
 
-The team methods (``imp``, ``bam``) then pair the tables of a group: within one match (the
-same HomeTeam and VisitTeam, else the same file) the open room with the closed room.
+The team methods (``imp``, ``bam``) then pair the tables of a group: within one match the open
+room with the closed room.  A match is the same two teams, HomeTeam and VisitTeam either way
+round (RealBridge swaps them between the rooms: each room's home team sits North-South), in the
+same Round and Stage where those are given; else the same file.  Without Room tags, the table
+whose HomeTeam is the match's first home team is the open room.
 """
 
 from __future__ import annotations
@@ -28,7 +31,16 @@ from enum import Enum
 from pbntool.diagnostics import EVT015, EVT016, Diagnostic
 from pbntool.tools.score.games import GameEntry, Place
 
-__all__ = ["BoardGroup", "GroupBy", "MatchPair", "group_games", "pair_rooms", "placed"]
+__all__ = [
+    "BoardGroup",
+    "GroupBy",
+    "MatchPair",
+    "group_games",
+    "match_key",
+    "pair_rooms",
+    "placed",
+    "rooms_pairing",
+]
 
 
 class GroupBy(Enum):
@@ -229,23 +241,61 @@ def pair_rooms(group: BoardGroup) -> tuple[list[MatchPair], list[Diagnostic]]:
     for game in group.games:
         if game.entry is None:
             continue
-        teams: tuple[object, ...] = (game.home_team, game.visit_team)
-        key = teams if all(teams) else ("file", game.key.file)
-        matches[key].append(game)
+        matches[match_key(game)].append(game)
     pairs: list[MatchPair] = []
     diagnostics: list[Diagnostic] = []
     for key, tables in matches.items():
-        found, problems = _pair_match(tables)
+        if key[0] == "teams" and not any(game.room for game in tables):
+            found, problems = _pair_by_home_team(tables)
+        else:
+            found, problems = _pair_match(tables)
         diagnostics.extend(problems)
         for open_room, closed_room in found:
             pairs.append(MatchPair(_match_name(key, open_room), open_room, closed_room))
     return pairs, diagnostics
 
 
+def match_key(game: GameEntry) -> tuple[object, ...]:
+    """The match a table belongs to: its two teams either way round, with Round and Stage
+    (else its file)."""
+    if game.home_team and game.visit_team:
+        teams = frozenset((game.home_team, game.visit_team))
+        return ("teams", teams, game.round, game.stage)
+    return ("file", game.key.file)
+
+
+def rooms_pairing(games: Iterable[GameEntry]) -> str | None:
+    """How the rooms of the games' matches are paired, for the summary (None: no team match)."""
+    teams = [game for game in games if game.home_team and game.visit_team]
+    if not teams:
+        return None
+    if all(game.room for game in teams):
+        return "rooms paired by Room within each HomeTeam/VisitTeam match"
+    swapped = {(game.home_team, game.visit_team) for game in teams}
+    either = any((visit, home) in swapped for home, visit in swapped)
+    extra = [name for name in ("Round", "Stage") if any(getattr(g, name.lower()) for g in teams)]
+    how = "the unordered HomeTeam/VisitTeam pair" if either else "HomeTeam/VisitTeam"
+    if extra:
+        how += " and " + "/".join(extra)
+    return f"no Room tags: rooms paired by {how}, the home team's table as the open room"
+
+
 def _match_name(key: tuple[object, ...], game: GameEntry) -> tuple[str, str]:
     if key[0] != "file":
-        return (str(key[0]), str(key[1]))
+        assert game.home_team is not None and game.visit_team is not None
+        return (game.home_team, game.visit_team)
     return (f"{game.key.file} NS in open room", f"{game.key.file} EW in open room")
+
+
+def _pair_by_home_team(tables: list[GameEntry]) -> tuple[_Pairs, list[Diagnostic]]:
+    """No Room tags: the first table's home team plays North-South in the open room; the
+    table where that team is the visitor is the closed room."""
+    home = tables[0].home_team
+    opens = [game for game in tables if game.home_team == home]
+    closeds = [game for game in tables if game.home_team != home]
+    if len(opens) != 1 or len(closeds) != 1:
+        return _pair_match(tables)
+    return [(opens[0], closeds[0])], []
 
 
 _Pairs = list[tuple[GameEntry, GameEntry]]

@@ -121,12 +121,22 @@ class Item:
     declared: str | None = None
     """The variant the file or the command line names, if any."""
     arguments: dict[str, object] = field(default_factory=dict)
+    decimals: int | None = None
+    """The decimals the value is stated to when it is not those written (a padded column)."""
 
 
-def agrees(stated: Stated, value: float, computed: float, tolerance: float | None) -> bool:
-    """True when ``computed`` rounds to the stated value at the stated precision (or lies
-    within ``tolerance`` when one is given)."""
-    allowed = tolerance if tolerance is not None else 0.5 * 10 ** -decimals(stated.text)
+def agrees(
+    stated: Stated,
+    value: float,
+    computed: float,
+    tolerance: float | None,
+    places: int | None = None,
+) -> bool:
+    """True when ``computed`` rounds to the stated value at the stated precision (``places``
+    decimals when given, else those written), or lies within ``tolerance`` when one is given."""
+    if places is None:
+        places = decimals(stated.text)
+    allowed = tolerance if tolerance is not None else 0.5 * 10**-places
     return abs(value - computed) <= allowed + 1e-9
 
 
@@ -179,7 +189,7 @@ def _best(members: Iterable[Item], labels: Sequence[str], tolerance: float | Non
             computed = item.computed.get(label)
             if computed is None:
                 continue
-            if agrees(item.stated, item.value, computed, tolerance):
+            if agrees(item.stated, item.value, computed, tolerance, item.decimals):
                 scores[label] += 1
             else:
                 misses[label] += 1
