@@ -107,6 +107,7 @@ def _solve(batch: list[tuple[Key, Job | None]]) -> Iterator[tuple[Key, Outcome]]
         elif isinstance(job, ContractJob):
             found = [next(tricks) for _ in job.declarers]
             failed = [one for one in found if isinstance(one, SolverError)]
-            yield key, failed[0] if failed else tuple(int(one) for one in found)
+            made = tuple(one for one in found if isinstance(one, int))
+            yield key, failed[0] if failed else made
         else:
             yield key, None
