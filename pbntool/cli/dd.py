@@ -53,7 +53,8 @@ __all__ = ["dd"]
 def dd(
     paths: Paths,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Solve boards in this many processes.")
+        int,
+        typer.Option("--jobs", "-j", min=1, help="Solve boards on this many solver threads."),
     ] = 1,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="text or JSON lines.")

@@ -11,7 +11,7 @@ function of the deal (``board_job`` then ``TableJob.run``), so it runs in worker
 - ``check``: ``check_record`` compares a board's stated tags with the solver (DDA codes).
 - ``fill``: ``fill_record`` gives the minimal edits that write the tags into a PBN game;
   ``PbnFiller`` fills a whole file.
-- ``jobs``: ``solve_in_order`` (``-j N`` worker processes, results in input order).
+- ``jobs``: ``solve_in_order`` (batches on DDS's own ``-j N`` threads, results in input order).
 """
 
 from __future__ import annotations

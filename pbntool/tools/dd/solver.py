@@ -19,12 +19,15 @@ from __future__ import annotations
 import ctypes
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from pbntool.model import Doubling, Seat, Side, Strain, Vulnerability
 
 __all__ = [
+    "TABLES_PER_CALL",
     "DDAnalysis",
     "DDTable",
     "Par",
@@ -32,9 +35,12 @@ __all__ = [
     "SolverError",
     "SolverUnavailable",
     "analyse",
+    "analyse_batch",
     "contract_tricks",
+    "contract_tricks_batch",
     "load_solver",
     "use_single_thread",
+    "use_threads",
 ]
 
 INSTALL_HINT = "pip install 'pbntool[dd]'  (installs endplay, which bundles the DDS solver)"
@@ -66,7 +72,26 @@ def load_solver() -> ModuleType:
 
 def use_single_thread() -> None:
     """Let DDS use one thread (in worker processes, where the processes are the parallelism)."""
-    load_solver().SetMaxThreads(1)
+    use_threads(1)
+
+
+_threads: list[int] = []
+"""The thread count last given to DDS (``SetMaxThreads`` reallocates its memory: once)."""
+
+
+def use_threads(count: int) -> None:
+    """Let DDS solve a batch on ``count`` threads of its own (``dd -j N``)."""
+    if _threads != [count]:
+        load_solver().SetMaxThreads(count)
+        _threads[:] = [count]
+
+
+TABLES_PER_CALL = 40
+"""Deals per ``CalcAllTables`` call: DDS 2.9's MAXNOOFTABLES with all five strains (41
+deals are refused with "Too many DD tables requested")."""
+
+BOARDS_PER_CALL = 200
+"""Boards (a deal, a trump and a leader) per ``SolveAllBoardsBin`` call: MAXNOOFBOARDS."""
 
 
 _SEATS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
@@ -166,15 +191,68 @@ def analyse(
     """
     dds = load_solver()
     deal = dds.ddTableDeal()
-    for hand, mask in enumerate(masks):
-        for dds_suit in range(4):
-            deal.cards[hand][dds_suit] = (mask >> ((3 - dds_suit) * 16)) & 0xFFFF
+    _set_cards(deal.cards, masks)
     results = dds.ddTableResults()
     _call(dds, lambda: dds.CalcDDtable(deal, results))
+    return _analysis(dds, results, vulnerability, dealer)
+
+
+def analyse_batch(
+    deals: Sequence[tuple[tuple[int, int, int, int], Vulnerability | None, Seat | None]],
+) -> list[DDAnalysis | SolverError]:
+    """``analyse`` for many deals (masks, vulnerability, dealer), ``TABLES_PER_CALL`` at a
+    time through DDS's batch entry ``CalcAllTables``, which spreads them over its own threads
+    (``use_threads``).  A batch DDS refuses is solved again deal by deal, so a bad deal costs
+    only itself: its place in the list holds the ``SolverError``."""
+    dds = load_solver()
+    found: list[DDAnalysis | SolverError] = []
+    for start in range(0, len(deals), TABLES_PER_CALL):
+        batch = deals[start : start + TABLES_PER_CALL]
+        tables = dds.ddTableDeals()
+        tables.noOfTables = len(batch)
+        for index, (masks, _, _) in enumerate(batch):
+            _set_cards(tables.ddTableDeal[index].cards, masks)
+        solved = dds.ddTablesRes()
+        try:
+            # mode -1: no par from DDS here (ours needs the dealer: DealerPar, per deal below)
+            dds.CalcAllTables(tables, -1, [0] * 5, solved, dds.allParResults())
+        except dds.DDSError:
+            found.extend(_one_by_one(batch))
+            continue
+        for index, (_, vulnerability, dealer) in enumerate(batch):
+            found.append(_analysis(dds, solved.results[index], vulnerability, dealer))
+    return found
+
+
+def _one_by_one(
+    deals: Sequence[tuple[tuple[int, int, int, int], Vulnerability | None, Seat | None]],
+) -> list[DDAnalysis | SolverError]:
+    found: list[DDAnalysis | SolverError] = []
+    for masks, vulnerability, dealer in deals:
+        try:
+            found.append(analyse(masks, vulnerability, dealer))
+        except SolverError as error:
+            found.append(error)
+    return found
+
+
+def _set_cards(cards: Any, masks: tuple[int, int, int, int]) -> None:
+    """Hand masks N, E, S, W into DDS's ``cards[hand][suit]`` (suits S H D C)."""
+    for hand, mask in enumerate(masks):
+        row = cards[hand]
+        row[0] = mask >> 48 & 0xFFFF
+        row[1] = mask >> 32 & 0xFFFF
+        row[2] = mask >> 16 & 0xFFFF
+        row[3] = mask & 0xFFFF
+
+
+def _analysis(
+    dds: ModuleType, results: Any, vulnerability: Vulnerability | None, dealer: Seat | None
+) -> DDAnalysis:
+    rows = results.resTable
     table = DDTable(
         tuple(
-            tuple(results.resTable[_DDS_STRAIN_INDEX[strain]][hand] for strain in Strain)
-            for hand in range(4)
+            tuple(rows[_DDS_STRAIN_INDEX[strain]][hand] for strain in Strain) for hand in range(4)
         )
     )
     par = None
@@ -196,6 +274,39 @@ def contract_tricks(masks: tuple[int, int, int, int], strain: Strain, declarer: 
     # target -1: the most tricks; solutions 1: one best card; mode 1: solve even one card.
     _call(dds, lambda: dds.SolveBoard(deal, -1, 1, 1, future, 0))
     return 13 - int(future.score[0])  # score[0] is the leader's side's tricks
+
+
+def contract_tricks_batch(
+    boards: Sequence[tuple[tuple[int, int, int, int], Strain, Seat]],
+) -> list[int | SolverError]:
+    """``contract_tricks`` for many (masks, strain, declarer), ``BOARDS_PER_CALL`` at a time
+    through ``SolveAllBoardsBin`` on DDS's threads; a refused batch is solved one by one."""
+    dds = load_solver()
+    found: list[int | SolverError] = []
+    for start in range(0, len(boards), BOARDS_PER_CALL):
+        batch = boards[start : start + BOARDS_PER_CALL]
+        request = dds.boards()
+        request.noOfBoards = len(batch)
+        for index, (masks, strain, declarer) in enumerate(batch):
+            deal = request.deals[index]
+            deal.trump = _DDS_STRAIN_INDEX[strain]
+            deal.first = int(declarer.lho)
+            _set_cards(deal.remainCards, masks)
+            request.target[index] = -1
+            request.solutions[index] = 1
+            request.mode[index] = 1
+        solved = dds.solvedBoards()
+        try:
+            dds.SolveAllBoardsBin(request, solved)
+        except dds.DDSError:
+            for masks, strain, declarer in batch:
+                try:
+                    found.append(contract_tricks(masks, strain, declarer))
+                except SolverError as error:
+                    found.append(error)
+            continue
+        found.extend(13 - int(solved.solvedBoard[i].score[0]) for i in range(len(batch)))
+    return found
 
 
 def _call(dds: ModuleType, action: object) -> None:
