@@ -128,11 +128,11 @@ def _too_long(view: BoardView, options: RenderOptions) -> bool:
     font = FONT_PT[options.per_page]
     capacity = slot_height_mm(options) / (font * LINE_MM) - 3  # padding and the title
     width_chars = (PAGE_SIZES[options.paper][0] - 2 * MARGIN_MM) / columns / (font * 0.19)
-    compass = 17
+    compass = 15
     side = len(view.auction) + 2 + len(view.auction_notes) * 1.5 + 4
     if view.dd is not None:
         side += 6
-    lines = 3 + max(compass, side)
+    lines = 2 + max(compass, side)
     if options.per_page <= 2 and view.tricks:
         lines += (len(view.tricks) + 1) // 2 + 1
     if view.travellers is not None:
