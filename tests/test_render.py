@@ -100,7 +100,9 @@ def test_cli_html_dir_and_split(tmp_path: Path) -> None:
 
 
 def test_cli_bad_per_page_is_a_usage_error(tmp_path: Path) -> None:
-    result = run_cli("render", str(REPO / "README.md"), "-o", str(tmp_path / "x.html"), "--per-page", "3")
+    result = run_cli(
+        "render", str(REPO / "README.md"), "-o", str(tmp_path / "x.html"), "--per-page", "3"
+    )
     assert result.returncode == 2
 
 
@@ -109,7 +111,15 @@ def test_pdf_without_weasyprint_names_the_extra(tmp_path: Path) -> None:
     blocker.write_text("raise ImportError('blocked for the test')\n")
     env_path = f"{tmp_path}:{REPO}"
     result = subprocess.run(
-        [sys.executable, "-m", "pbntool", "render", str(REPO / "README.md"), "-o", str(tmp_path / "x.pdf")],
+        [
+            sys.executable,
+            "-m",
+            "pbntool",
+            "render",
+            str(REPO / "README.md"),
+            "-o",
+            str(tmp_path / "x.pdf"),
+        ],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -169,7 +179,9 @@ def pdf_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_pdf_pages_and_text(pdf_file: Path) -> None:
     info = subprocess.run(["pdfinfo", str(pdf_file)], capture_output=True, text=True).stdout
     assert re.search(r"Pages:\s+2\b", info), info
-    text = subprocess.run(["pdftotext", "-layout", str(pdf_file), "-"], capture_output=True, text=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf_file), "-"], capture_output=True, text=True
+    ).stdout
     pages = text.split("\f")
     boards = boards_of(BRIDGECOMPOSER)[:8]
     for index, board in enumerate(boards):
@@ -177,7 +189,10 @@ def test_pdf_pages_and_text(pdf_file: Path) -> None:
 
 
 def test_pdf_page_ink_is_in_the_four_slots(pdf_file: Path, tmp_path: Path) -> None:
-    subprocess.run(["pdftoppm", "-r", "30", "-gray", "-f", "1", "-l", "1", str(pdf_file), str(tmp_path / "p")], check=True)
+    subprocess.run(
+        ["pdftoppm", "-r", "30", "-gray", "-f", "1", "-l", "1", str(pdf_file), str(tmp_path / "p")],
+        check=True,
+    )
     image = next(tmp_path.glob("p*.pgm"))
     data = image.read_bytes()
     header = data.split(b"\n", 3)
@@ -190,7 +205,12 @@ def test_pdf_page_ink_is_in_the_four_slots(pdf_file: Path, tmp_path: Path) -> No
         row = pixels[y * width : (y + 1) * width]
         for x, value in enumerate(row):
             if value < 200:
-                if x < margin_x - 2 or x > width - margin_x + 2 or y < margin_y - 2 or y > height - margin_y + 2:
+                if (
+                    x < margin_x - 2
+                    or x > width - margin_x + 2
+                    or y < margin_y - 2
+                    or y > height - margin_y + 2
+                ):
                     ink_outside += 1
                 else:
                     quadrants[(y > height // 2) * 2 + (x > width // 2)] += 1

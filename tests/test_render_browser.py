@@ -20,7 +20,13 @@ from tests.conftest import CORPUS
 
 CHROMIUM = Path("/usr/bin/chromium")
 BRIDGECOMPOSER = CORPUS / "zdenecek__pbn" / "pbn_files" / "bridgecomposer.pbn"
-PLAYED = CORPUS / "jarekczek__pbntools" / "test" / "test_10_bbo_www_annamar_1538_php" / "annamar_1538_pairs_untitled.pbn"
+PLAYED = (
+    CORPUS
+    / "jarekczek__pbntools"
+    / "test"
+    / "test_10_bbo_www_annamar_1538_php"
+    / "annamar_1538_pairs_untitled.pbn"
+)
 
 
 def boards_of(path: Path) -> list[Board]:

@@ -129,7 +129,11 @@ class _Outputs:
     """Opens the sheets: one stream, one per input under a directory, and ``--split`` parts."""
 
     def __init__(
-        self, stack: ExitStack, sheet: Sheet, options: RenderOptions, output: str | None,
+        self,
+        stack: ExitStack,
+        sheet: Sheet,
+        options: RenderOptions,
+        output: str | None,
         split: int | None,
     ) -> None:
         self.stack, self.sheet, self.options = stack, sheet, options
@@ -191,8 +195,12 @@ class _Outputs:
 
 
 def _render_all(
-    inputs: BatchOptions, sheet: Sheet, options: RenderOptions, output: str | None,
-    split: int | None, dd: bool,
+    inputs: BatchOptions,
+    sheet: Sheet,
+    options: RenderOptions,
+    output: str | None,
+    split: int | None,
+    dd: bool,
 ) -> int:
     report = Report(inputs.fail_on)
     with ExitStack() as stack:

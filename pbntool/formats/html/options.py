@@ -27,7 +27,10 @@ class Paper(StrEnum):
     LETTER = "letter"
 
 
-PAGE_SIZES: dict[Paper, tuple[float, float]] = {Paper.A4: (210.0, 297.0), Paper.LETTER: (215.9, 279.4)}
+PAGE_SIZES: dict[Paper, tuple[float, float]] = {
+    Paper.A4: (210.0, 297.0),
+    Paper.LETTER: (215.9, 279.4),
+}
 """Width and height of each paper in millimetres."""
 
 PER_PAGE: dict[int, tuple[int, int]] = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3), 8: (2, 4)}

@@ -36,8 +36,16 @@ from pbntool.rules.play import trump_of
 __all__ = ["BoardView", "board_view"]
 
 SEAT_NAMES = {Seat.NORTH: "North", Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West"}
-SUIT_NAMES = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds", Suit.CLUBS: "clubs"}
-STRAIN_NAMES = {**{Strain(int(suit)): name for suit, name in SUIT_NAMES.items()}, Strain.NOTRUMP: "notrump"}
+SUIT_NAMES = {
+    Suit.SPADES: "spades",
+    Suit.HEARTS: "hearts",
+    Suit.DIAMONDS: "diamonds",
+    Suit.CLUBS: "clubs",
+}
+STRAIN_NAMES = {
+    **{Strain(int(suit)): name for suit, name in SUIT_NAMES.items()},
+    Strain.NOTRUMP: "notrump",
+}
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 AUCTION_COLUMNS = (Seat.WEST, Seat.NORTH, Seat.EAST, Seat.SOUTH)
 """The auction's columns, as most printed records have them."""
@@ -153,7 +161,9 @@ def card_text(card: Card) -> CardText:
     return CardText(str(card), rank)
 
 
-def board_view(board: Board, findings: Sequence[Diagnostic] = (), travellers: bool = False) -> BoardView:
+def board_view(
+    board: Board, findings: Sequence[Diagnostic] = (), travellers: bool = False
+) -> BoardView:
     """Everything the sheet shows of ``board``; ``findings`` are shown as a note when one is an
     error (the board is still drawn from what is known)."""
     outcome = board_outcome(board)
@@ -171,7 +181,8 @@ def board_view(board: Board, findings: Sequence[Diagnostic] = (), travellers: bo
         auction=auction_rows,
         auction_notes=notes,
         contract=_contract_view(contract),
-        declarer="" if outcome.declarer is None or contract is None or contract.is_passed_out
+        declarer=""
+        if outcome.declarer is None or contract is None or contract.is_passed_out
         else SEAT_NAMES[outcome.declarer],
         result=_result_text(outcome.contract, outcome.tricks),
         score=_score_text(board),
@@ -239,7 +250,9 @@ def _call_view(call: object, note: int | None, alert: bool) -> CallView:
     return CallView(str(call) if isinstance(call, Token) else "?", note=note, alert=alert)
 
 
-def _auction(auction: Auction | None) -> tuple[tuple[tuple[CallView | None, ...], ...], tuple[tuple[int, str], ...]]:
+def _auction(
+    auction: Auction | None,
+) -> tuple[tuple[tuple[CallView | None, ...], ...], tuple[tuple[int, str], ...]]:
     """Rows of four cells under W N E S, the first call under the dealer."""
     if auction is None or not auction.calls:
         return (), ()
