@@ -128,7 +128,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "Limits": ("pbntool.text.archives", "Limits"),
     "Input": ("pbntool.text.inputs", "Input"),
     "Selection": ("pbntool.text.inputs", "Selection"),
-    "iter_inputs": ("pbntool.text.inputs", "iter_inputs"),
+    "iter_inputs": ("pbntool.formats", "iter_inputs"),  # the registry sets what a walk reads
     "rules": ("pbntool.rules", None),
     "scoring": ("pbntool.scoring", None),
     "pbn": ("pbntool.formats.pbn", None),

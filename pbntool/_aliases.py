@@ -43,7 +43,7 @@ MOVED: dict[str, str] = {
     "pbntool.progress": "pbntool.run.progress",
     "pbntool.units": "pbntool.run.units",
     "pbntool.cli.guard": "pbntool.run.guard",
-    "pbntool.show": "pbntool.tools.show",
+    "pbntool.show": "pbntool.formats.text.diagram",
     "pbntool.stats": "pbntool.tools.stats",
     "pbntool.dedupe": "pbntool.tools.dedupe",
     "pbntool.query": "pbntool.tools.select",

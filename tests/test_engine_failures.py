@@ -121,13 +121,15 @@ class PlainWriter:
 def test_a_writer_without_fragments_converts_in_one_process(
     tmp_path: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import dataclasses
+
     from typer.testing import CliRunner
 
     from pbntool.cli import app
-    from pbntool.formats import Format
-    from pbntool.formats.writing import WRITERS
+    from pbntool.formats import REGISTRY, Format
 
-    monkeypatch.setitem(WRITERS, Format.XML, f"{__name__}:PlainWriter")
+    plain = dataclasses.replace(REGISTRY[Format.XML], writer=f"{__name__}:PlainWriter")
+    monkeypatch.setitem(REGISTRY, Format.XML, plain)
     path = Path(str(tmp_path)) / "x.pbn"
     path.write_text(dumps(list(random_boards(52, 4))), encoding="utf-8", newline="")
     result = CliRunner().invoke(app, ["convert", str(path), "--to", "xml", "-j", "2"])

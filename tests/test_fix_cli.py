@@ -7,6 +7,7 @@ formats, unreadable paths, and that ``--in-place`` replaces a file atomically or
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import stat
@@ -20,7 +21,8 @@ from typer.testing import CliRunner
 from pbntool.cli import app
 from pbntool.cli.fix import TAG_LIST
 from pbntool.dev.docs_gen import command_fixtures
-from pbntool.tools.fix import FIXERS, VALUE_TAGS
+from pbntool.formats import REGISTRY, Format
+from pbntool.tools.fix import VALUE_TAGS
 
 MODULE = (sys.executable, "-m", "pbntool")
 REPO = Path(__file__).resolve().parent.parent
@@ -107,13 +109,12 @@ def test_in_place_never_leaves_a_half_written_file(tmp_path: Path) -> None:
     import pbntool.tools.fix as fix_package
 
     fix_package.failing_fixer = failing  # type: ignore[attr-defined]
-    saved = dict(FIXERS)
-    FIXERS[next(iter(FIXERS))] = "pbntool.tools.fix:failing_fixer"
+    saved = REGISTRY[Format.PBN]
+    REGISTRY[Format.PBN] = dataclasses.replace(saved, fixer="pbntool.tools.fix:failing_fixer")
     try:
         result = CliRunner().invoke(app, ["fix", "-i", str(source)])
     finally:
-        FIXERS.clear()
-        FIXERS.update(saved)
+        REGISTRY[Format.PBN] = saved
         del fix_package.failing_fixer  # type: ignore[attr-defined]
     assert result.exit_code == 2
     assert "INT001" in result.stdout and "disk on fire" in result.stdout

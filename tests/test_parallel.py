@@ -326,9 +326,12 @@ def stub_json_reader(stream: io.BufferedIOBase, name: str) -> Iterator[Record]:
 
 
 def test_json_lines_are_cut_between_objects(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbntool.formats import READERS, Format
+    import dataclasses
 
-    monkeypatch.setitem(READERS, Format.JSON, f"{__name__}:stub_json_reader")
+    from pbntool.formats import REGISTRY, Format
+
+    stub = dataclasses.replace(REGISTRY[Format.JSON], reader=f"{__name__}:stub_json_reader")
+    monkeypatch.setitem(REGISTRY, Format.JSON, stub)
     lines = [json_line(index) for index in range(1, 400)]
     lines[57] = "{not json"
     lines[311] = "  "

@@ -6,6 +6,8 @@ import dataclasses
 
 import pytest
 
+from pbntool.formats.text import diagram as show
+from pbntool.formats.text.diagram import render_board
 from pbntool.model import (
     Annotation,
     Auction,
@@ -23,8 +25,6 @@ from pbntool.model import (
     Tag,
     Vulnerability,
 )
-from pbntool.tools import show
-from pbntool.tools.show import render_board
 
 from builders import CALLS_18, DEAL_18, DOUBLE, PASS, PLAY_18, bid, hand, trick
 

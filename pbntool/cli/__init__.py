@@ -16,6 +16,7 @@ import typer
 from pbntool import __version__
 from pbntool.cli import convert, dd, dedupe, fix, render, score, select, show, stats, validate
 from pbntool.cli.common import EXIT_CLOSED_PIPE, app, silence_stdout
+from pbntool.text.edit import exit_on_signals
 
 __all__ = ["app", "main"]
 
@@ -44,6 +45,7 @@ def main() -> None:
     # generation every 700 allocations (the default) costs about 5% and finds nothing.
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)
+    exit_on_signals()  # SIGTERM/SIGHUP unwind like an error: no temporary file is left
     try:
         app()
     except BrokenPipeError:

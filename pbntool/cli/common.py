@@ -19,19 +19,21 @@ import signal
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Annotated, Any, TextIO, TypeVar, cast
+from typing import IO, Annotated, Any, TextIO, TypeVar, cast
 
 import typer
 
 from pbntool.diagnostics import Diagnostic, Severity
-from pbntool.formats import Format, read_input
+from pbntool.formats import Format, read_input, readable_formats, writable_formats
 from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions, Tally, UsageError
 from pbntool.run.tasks import OutputFormat, is_unreadable
 from pbntool.run.tasks import select_codes as _select_codes
 from pbntool.text.archives import Limits
+from pbntool.text.edit import InputFiles, WriteRefused, atomic_write, write_error
 from pbntool.text.inputs import Selection, iter_inputs
 
 __all__ = [
@@ -45,9 +47,13 @@ __all__ = [
     "OutputFormat",
     "Paths",
     "Report",
+    "ToOption",
     "app",
     "batch_command",
+    "format_parser",
     "iter_records",
+    "open_output",
+    "open_text_output",
     "parse_codes",
     "pipe_safe",
     "plural",
@@ -125,12 +131,45 @@ def pipe_safe(command: CommandT) -> CommandT:
     @functools.wraps(command)
     def guarded(*args: Any, **kwargs: Any) -> None:
         try:
-            command(*args, **kwargs)
+            try:
+                command(*args, **kwargs)
+            finally:
+                sys.stdout.flush()  # a full disk under stdout is found here, not at exit
         except BrokenPipeError:
             silence_stdout()
             raise typer.Exit(EXIT_CLOSED_PIPE) from None
+        except WriteRefused as refusal:
+            typer.echo(f"pbntool: error: {refusal}", err=True)
+            raise typer.Exit(EXIT_UNREADABLE) from None
+        except OSError as error:
+            # Reading never raises (an unreadable input is a finding): this is a write.
+            silence_stdout()
+            typer.echo(
+                f"pbntool: error: {write_error(error.filename or 'stdout', error)}", err=True
+            )
+            raise typer.Exit(EXIT_UNREADABLE) from None
 
     return cast(CommandT, guarded)
+
+
+def open_output(
+    stack: ExitStack,
+    output: str | None,
+    inputs: InputFiles | None,
+    *,
+    binary: bool = False,
+) -> IO[Any]:
+    """Where a command writes its data: stdout (``None`` or ``-``), else a file written
+    atomically, refused when it is one of ``inputs`` (exit 2, nothing touched), renamed into
+    place when the command ends normally and dropped when it fails."""
+    if output is None or output == "-":
+        return sys.stdout.buffer if binary else sys.stdout
+    return stack.enter_context(atomic_write(output, binary=binary, inputs=inputs))
+
+
+def open_text_output(stack: ExitStack, output: str | None, inputs: InputFiles | None) -> TextIO:
+    """``open_output`` for text."""
+    return cast(TextIO, open_output(stack, output, inputs))
 
 
 def plural(count: int, noun: str) -> str:
@@ -146,14 +185,49 @@ Paths = Annotated[
     ),
 ]
 
+
+def format_parser(formats: Iterable[Format]) -> Callable[[str], Format]:
+    """Parses an option value into one of ``formats`` (case-insensitive).  The choices come
+    from the format registry, so a new format's spec row is all a command needs."""
+    allowed = tuple(formats)
+
+    def parse(value: str | Format) -> Format:
+        if isinstance(value, Format):
+            return value
+        for form in allowed:
+            if value.strip().lower() == form.value:
+                return form
+        names = ", ".join(form.value for form in allowed)
+        raise typer.BadParameter(f"{value!r} is not one of {names}")
+
+    return parse
+
+
+def _names(formats: Iterable[Format]) -> str:
+    return "|".join(form.value for form in formats)
+
+
 FromOption = Annotated[
     Format | None,
     typer.Option(
         "--from",
-        case_sensitive=False,
+        parser=format_parser(readable_formats()),
+        metavar=_names(readable_formats()),
         help="Input format (default: detected from each input's content).",
+        show_default=False,
     ),
 ]
+
+ToOption = Annotated[
+    Format,
+    typer.Option(
+        "--to",
+        parser=format_parser(writable_formats()),
+        metavar=_names(writable_formats()),
+        help="Output format.",
+    ),
+]
+"""``--to`` of the commands that write boards (the formats with a writer)."""
 
 
 def iter_records(paths: list[str], report: Report, form: Format | None = None) -> Iterator[Record]:

@@ -6,13 +6,22 @@ import io
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import Annotated
 
 import typer
 
-from pbntool.cli.common import Report, app, batch_command, iter_batch_records, pipe_safe
+from pbntool.cli.common import (
+    Report,
+    ToOption,
+    app,
+    batch_command,
+    iter_batch_records,
+    open_output,
+    open_text_output,
+    pipe_safe,
+)
 from pbntool.diagnostics import Severity
-from pbntool.formats import Format
+from pbntool.formats import Format, spec_of
 from pbntool.formats.writing import open_writer, writes_fragments
 from pbntool.records import validate_record
 from pbntool.run.batch import Batch, BatchOptions, UsageError
@@ -23,6 +32,7 @@ from pbntool.run.outputs import (
     StreamDestination,
 )
 from pbntool.run.tasks import ConvertTask, OutputFormat, format_diagnostic
+from pbntool.text.edit import InputFiles
 
 __all__ = ["convert"]
 
@@ -32,7 +42,7 @@ __all__ = ["convert"]
 @batch_command
 def convert(
     inputs: BatchOptions,
-    to: Annotated[Format, typer.Option("--to", case_sensitive=False, help="Output format.")],
+    to: ToOption,
     output: Annotated[
         str | None,
         typer.Option(
@@ -68,16 +78,20 @@ def convert(
     task = ConvertTask(to, check=check, quiet=inputs.quiet, marks=split is not None)
     batch = Batch(inputs, task)
     with ExitStack() as stack:
-        destination = _destination(stack, output, to, split)
-        for source, chunk in batch:
-            problems = destination.write(source, chunk)
-            if chunk.err:
-                sys.stderr.write(chunk.err)
-            for problem in problems:
-                batch.count_problem(problem)
-                if not inputs.quiet:
-                    sys.stderr.write(format_diagnostic(problem, OutputFormat.text))
-        destination.close()
+        destination = _destination(stack, output, to, split, inputs.input_files())
+        try:
+            for source, chunk in batch:
+                problems = destination.write(source, chunk)
+                if chunk.err:
+                    sys.stderr.write(chunk.err)
+                for problem in problems:
+                    batch.count_problem(problem)
+                    if not inputs.quiet:
+                        sys.stderr.write(format_diagnostic(problem, OutputFormat.text))
+            destination.close()
+        except BaseException:
+            destination.abort()
+            raise
     raise typer.Exit(batch.finish())
 
 
@@ -86,17 +100,13 @@ def _is_directory(output: str) -> bool:
 
 
 def _destination(
-    stack: ExitStack, output: str | None, to: Format, split: int | None
+    stack: ExitStack, output: str | None, to: Format, split: int | None, inputs: InputFiles
 ) -> Destination:
-    if output is None:
-        return StreamDestination(sys.stdout, to)
-    if _is_directory(output):
-        return DirectoryDestination(Path(output), to, split)
-    if split is not None:
-        return FileDestination(Path(output), to, split)
-    file = open(output, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed by the stack
-    stream: TextIO = stack.enter_context(file)
-    return StreamDestination(stream, to)
+    if output is not None and _is_directory(output):
+        return DirectoryDestination(Path(output), to, split, inputs)
+    if output is not None and split is not None:
+        return FileDestination(Path(output), to, split, inputs)
+    return StreamDestination(open_text_output(stack, output, inputs), to)
 
 
 def _convert_in_one_process(
@@ -105,10 +115,7 @@ def _convert_in_one_process(
     """Every record through one writer in this process (writers that are no FragmentWriter)."""
     report = Report(inputs.fail_on)
     with ExitStack() as stack:
-        stream: TextIO = sys.stdout
-        if output:
-            file = open(output, "w", encoding="utf-8", newline="")  # noqa: SIM115 - the stack
-            stream = stack.enter_context(file)
+        stream = open_output(stack, output, inputs.input_files(), binary=spec_of(to).binary)
         writer = open_writer(to, stream)
         for record in iter_batch_records(inputs, report):
             found = list(validate_record(record) if check else record.diagnostics)

@@ -3,10 +3,9 @@ them; ``--contract`` for one contract's tricks.  Needs the extra ``pbntool[dd]``
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -24,11 +23,12 @@ from pbntool.cli.common import (
     plural,
     print_diagnostic,
 )
-from pbntool.diagnostics import DDA008, SRC003, Diagnostic, Severity
+from pbntool.diagnostics import ARC007, DDA008, SRC003, Diagnostic, Severity
 from pbntool.formats import SNIFF_BYTES, Format, detect_format
 from pbntool.model import Contract, Seat
 from pbntool.records import Record
 from pbntool.run.guard import guarded
+from pbntool.text.edit import InputFiles, atomic_write, locked_in_place, plain_file_problem
 from pbntool.text.inputs import Input, iter_inputs
 from pbntool.tools.dd import (
     PbnFiller,
@@ -262,34 +262,63 @@ def _fill(
     sources = list(iter_inputs(paths))
     if output is not None and len(sources) != 1:
         _usage("--output takes one input; use --in-place for several")
+    files = InputFiles.of(paths)
     filled = skipped = 0
     for source in sources:
         report.inputs += 1
-        problem = source.problem
-        data = b""
-        if problem is None:
-            try:
-                data = _read_source(source)
-            except OSError as error:
-                problem = _input_problem(source.name, error.strerror or str(error))
-        if problem is not None:
+        refusal = plain_file_problem(source.path, source.name) if in_place else None
+        if source.problem is None and refusal is not None:
+            found = ARC007.at(target=source.name, reason=refusal)
+            problem = Diagnostic(found.code, found.severity, found.message, source.name)
             report.count(Record(None, (problem,), source.name, 0), [problem])
             _emit(Record(None, (), source.name, 0), [problem], quiet, None)
             continue
-        form = detect_format(data[:SNIFF_BYTES], source.name)
-        if form is not Format.PBN:
-            _not_pbn(source.name, form, report, quiet)
-            new = data
-        else:
-            filler = PbnFiller(data, source.name, force=force, workers=jobs)
-            for record, found in filler.records():
-                report.count(record, [*record.diagnostics, *found])
-                _emit(record, found, quiet, None)
-            filled, skipped, new = filled + filler.filled, skipped + filler.skipped, filler.data
-        _write(source.path, data, new, in_place, output)
+        lock = (
+            locked_in_place(source.path, source.name)
+            if in_place and source.path is not None
+            else contextlib.nullcontext()
+        )
+        with lock:
+            counts = _fill_one(source, jobs, force, in_place, output, files, report, quiet)
+        filled, skipped = filled + counts[0], skipped + counts[1]
     if not quiet:
         extra = f"; {plural(filled, 'board')} filled, {skipped} already annotated (kept)"
         typer.echo(report.summary() + extra, err=True)
+
+
+def _fill_one(
+    source: Input,
+    jobs: int,
+    force: bool,
+    in_place: bool,
+    output: str | None,
+    files: InputFiles,
+    report: Report,
+    quiet: bool,
+) -> tuple[int, int]:
+    """Fill one input; returns the boards filled and those already annotated."""
+    problem = source.problem
+    data = b""
+    if problem is None:
+        try:
+            data = _read_source(source)
+        except OSError as error:
+            problem = _input_problem(source.name, error.strerror or str(error))
+    if problem is not None:
+        report.count(Record(None, (problem,), source.name, 0), [problem])
+        _emit(Record(None, (), source.name, 0), [problem], quiet, None)
+        return 0, 0
+    form = detect_format(data[:SNIFF_BYTES], source.name)
+    if form is not Format.PBN:
+        _not_pbn(source.name, form, report, quiet)
+        _write(source.path, data, data, in_place, output, files)
+        return 0, 0
+    filler = PbnFiller(data, source.name, force=force, workers=jobs)
+    for record, found in filler.records():
+        report.count(record, [*record.diagnostics, *found])
+        _emit(record, found, quiet, None)
+    _write(source.path, data, filler.data, in_place, output, files)
+    return filler.filled, filler.skipped
 
 
 def _input_problem(name: str, reason: str) -> Diagnostic:
@@ -305,32 +334,28 @@ def _not_pbn(name: str, form: Format | None, report: Report, quiet: bool) -> Non
 
 
 def _write(
-    path: Path | None, original: bytes, data: bytes, in_place: bool, output: str | None
+    path: Path | None,
+    original: bytes,
+    data: bytes,
+    in_place: bool,
+    output: str | None,
+    files: InputFiles,
 ) -> None:
+    """The filled bytes to the file itself (only when changed), ``--output`` or stdout, all
+    through the one write path (``pbntool.text.edit``)."""
     if in_place:
         assert path is not None
         if data != original:
-            _replace_atomically(path, data)
+            with atomic_write(path, binary=True) as stream:
+                stream.write(data)
         return
     if output is not None and output != "-":
-        Path(output).write_bytes(data)
+        with atomic_write(output, binary=True, inputs=files) as stream:
+            stream.write(data)
         return
     sys.stdout.flush()
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
-
-
-def _replace_atomically(path: Path, data: bytes) -> None:
-    """Write beside the file, then rename over it: the file is never half written."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temporary, path.stat().st_mode & 0o7777)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _read_source(source: Input) -> bytes:

@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import ExitStack
-from typing import Annotated, TextIO
+from typing import Annotated
 
 import typer
 
 from pbntool.cli.common import (
     OutputFormat,
     Report,
+    ToOption,
     app,
     batch_command,
     iter_batch_records,
+    open_text_output,
     pipe_safe,
     plural,
     print_diagnostic,
@@ -53,9 +55,7 @@ def dedupe(
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="The report as text or JSON lines.")
     ] = OutputFormat.text,
-    to: Annotated[
-        Format, typer.Option("--to", case_sensitive=False, help="Output format with --drop.")
-    ] = Format.PBN,
+    to: ToOption = Format.PBN,
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
     ] = None,
@@ -71,9 +71,7 @@ def dedupe(
     index = DuplicateIndex(by_result=keep_tables)
     dropped = 0
     with ExitStack() as stack:
-        out: TextIO = sys.stdout
-        if output and output != "-":
-            out = stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
+        out = open_text_output(stack, output, inputs.input_files())
         writer = open_writer(to, out) if drop else None
         for record in iter_batch_records(inputs, report):
             found: list[Diagnostic] = list(record.diagnostics)

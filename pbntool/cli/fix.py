@@ -13,8 +13,8 @@ import io
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Annotated, BinaryIO
 
 import typer
@@ -30,8 +30,15 @@ from pbntool.cli.common import (
     plural,
     print_diagnostic,
 )
-from pbntool.diagnostics import Diagnostic
+from pbntool.diagnostics import ARC007, Diagnostic
 from pbntool.formats import read_input
+from pbntool.text.edit import (
+    InputFiles,
+    WriteRefused,
+    inside_directory_problem,
+    plain_file_problem,
+    write_error,
+)
 from pbntool.text.inputs import Input, iter_inputs
 
 if TYPE_CHECKING:
@@ -94,6 +101,10 @@ class _Plan:
     diff: bool
     roots: tuple[Path, ...]
     """Directories named on the command line (their inputs keep their path below -o DIR)."""
+    inputs: InputFiles = field(default_factory=InputFiles)
+    """The files read: no output may replace one."""
+    taken: set[str] = field(default_factory=set)
+    """Output paths given to an input already (each input gets its own)."""
 
 
 @app.command()
@@ -216,7 +227,8 @@ def _plan(
     into_directory = output is not None and (
         named_dir or output.is_dir() or len(sources) > 1 or bool(roots)
     )
-    return _Plan(in_place, output, into_directory, to_stdout, diff, roots)
+    inputs = InputFiles.of(paths)
+    return _Plan(in_place, output, into_directory, to_stdout, diff, roots, inputs)
 
 
 def _fix_one(source: Input, options: FixOptions, plan: _Plan, report: Report) -> FixResult:
@@ -227,15 +239,28 @@ def _fix_one(source: Input, options: FixOptions, plan: _Plan, report: Report) ->
         result = FixResult(source.name, fixed=False, report=report)
         result.add(source.problem)
         return result
+    refusal = plain_file_problem(source.path, source.name) if plan.in_place else None
+    if refusal is not None:
+        return _refused(source, source.name, refusal, report)
     opener = _opener(source)
     before = _read_all(opener) if plan.diff else None
     after: bytes | None = None
     if plan.in_place and source.path is not None:
-        result = fix_in_place(source.path, options, report)
+        try:
+            result = fix_in_place(source.path, options, report)
+        except OSError as error:
+            return _refused(source, source.name, _reason(error), report)
         after = source.path.read_bytes() if plan.diff and result.fixed else None
     elif plan.output is not None:
-        target = _target(source, plan)
-        result = fix_to_path(opener, source.name, target, options, report)
+        target, refusal = _target(source, plan)
+        if refusal is not None:
+            return _refused(source, str(target), refusal, report)
+        try:
+            result = fix_to_path(opener, source.name, target, options, report, plan.inputs)
+        except WriteRefused:
+            return _refused(source, str(target), "it is one of the inputs", report)
+        except OSError as error:
+            return _refused(source, str(target), _reason(error), report)
         after = target.read_bytes() if plan.diff and result.fixed else None
     elif plan.to_stdout:
         result = fix_input(opener, source.name, sys.stdout.buffer, options, report)
@@ -269,15 +294,50 @@ def _read_all(opener: Callable[[], BinaryIO]) -> bytes | None:
         return None
 
 
-def _target(source: Input, plan: _Plan) -> Path:
-    """Where an input's fixed copy goes: ``-o`` itself, or a path inside it that keeps the
-    input's path below the directory named on the command line."""
+def _reason(error: OSError) -> str:
+    """Why a write failed, as ARC007 says it ("output X not written: <reason>")."""
+    return write_error(error.filename or "it", error).partition(": ")[2]
+
+
+def _refused(source: Input, target: str, reason: str, report: Report) -> FixResult:
+    from pbntool.tools.fix import FixResult
+
+    result = FixResult(source.name, fixed=False, report=report)
+    found = ARC007.at(target=target, reason=reason)
+    result.add(Diagnostic(found.code, found.severity, found.message, source.name))
+    return result
+
+
+def _target(source: Input, plan: _Plan) -> tuple[Path, str | None]:
+    """Where an input's fixed copy goes, and why it must not (None: it may): ``-o`` itself,
+    or a path inside it that keeps the input's path below the directory named on the
+    command line (an archive member's below the archive's name); every input gets a path of
+    its own, and none leads out of the directory."""
     assert plan.output is not None
     if not plan.into_directory:
-        return plan.output
-    if source.path is None:
-        return plan.output / "stdin.pbn"
-    for root in plan.roots:
-        if source.path.is_relative_to(root):
-            return plan.output / source.path.relative_to(root)
-    return plan.output / source.path.name
+        return plan.output, None
+    relative = _relative(source, plan)
+    target = plan.output / _unique(relative, plan.taken)
+    return target, inside_directory_problem(plan.output, target)
+
+
+def _relative(source: Input, plan: _Plan) -> PurePosixPath:
+    if source.path is not None:
+        for root in plan.roots:
+            if source.path.is_relative_to(root):
+                return PurePosixPath(source.path.relative_to(root).as_posix())
+        return PurePosixPath(source.path.name)
+    relative = source.relative or "stdin.pbn"
+    parts = [part for part in relative.split("/") if part not in ("", ".", "..")]
+    path = PurePosixPath(*parts) if parts else PurePosixPath("stdin.pbn")
+    return path if path.suffix else path.with_suffix(".pbn")
+
+
+def _unique(relative: PurePosixPath, taken: set[str]) -> PurePosixPath:
+    """``relative``, or ``name-2.pbn``, ``name-3.pbn`` … when another input has it."""
+    candidate, number = relative, 1
+    while candidate.as_posix().lower() in taken:
+        number += 1
+        candidate = relative.with_name(f"{relative.stem}-{number}{relative.suffix}")
+    taken.add(candidate.as_posix().lower())
+    return candidate

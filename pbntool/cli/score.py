@@ -20,12 +20,13 @@ from pbntool.cli.common import (
     app,
     batch_command,
     iter_batch_records,
+    open_text_output,
     pipe_safe,
     print_diagnostic,
     write_chunks,
 )
 from pbntool.diagnostics import Diagnostic, Severity
-from pbntool.formats.writing import PbnWriter
+from pbntool.formats.pbn.writer import PbnWriter
 from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions
 from pbntool.run.tasks import ScoreTask
@@ -157,9 +158,7 @@ def score(
     report = Report(inputs.fail_on)
     quiet = inputs.quiet
     with ExitStack() as stack:
-        out: TextIO = sys.stdout
-        if output:
-            out = stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
+        out = open_text_output(stack, output, inputs.input_files())
         io = _Io(inputs, output_format, out, report, quiet)
         if check:
             _check(io, CheckOptions(spec, group_by, tolerance))

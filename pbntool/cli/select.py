@@ -6,7 +6,7 @@ import io
 import sys
 from collections.abc import Iterable
 from contextlib import ExitStack
-from typing import Annotated, TextIO
+from typing import Annotated
 
 import typer
 
@@ -14,9 +14,11 @@ from pbntool.cli.common import (
     EXIT_UNREADABLE,
     OutputFormat,
     Report,
+    ToOption,
     app,
     batch_command,
     iter_batch_records,
+    open_text_output,
     pipe_safe,
     print_diagnostic,
 )
@@ -53,9 +55,7 @@ def select(
     limit: Annotated[
         int | None, typer.Option("--limit", "-n", min=0, help="Stop after this many boards.")
     ] = None,
-    to: Annotated[
-        Format, typer.Option("--to", case_sensitive=False, help="Output format.")
-    ] = Format.PBN,
+    to: ToOption = Format.PBN,
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
     ] = None,
@@ -89,8 +89,11 @@ def _select_in_workers(
     batch = Batch(inputs, task)
     chosen = rejected = 0
     with ExitStack() as stack:
-        kept = StreamDestination(_open(stack, output), to)
-        left = None if rejects is None else StreamDestination(_open(stack, rejects), to)
+        files = inputs.input_files()
+        kept = StreamDestination(open_text_output(stack, output, files), to)
+        left = None
+        if rejects is not None:
+            left = StreamDestination(open_text_output(stack, rejects, files), to)
         for source, chunk in batch:
             if limit is not None:
                 chunk = _cut_at(chunk, limit - chosen)
@@ -126,10 +129,11 @@ def _select_in_one_process(
     report = Report(inputs.fail_on)
     chosen = rejected = 0
     with ExitStack() as stack:
-        writer = open_writer(to, _open(stack, output))
+        files = inputs.input_files()
+        writer = open_writer(to, open_text_output(stack, output, files))
         reject_writer: BoardWriter | None = None
         if rejects is not None:
-            reject_writer = open_writer(to, _open(stack, rejects))
+            reject_writer = open_writer(to, open_text_output(stack, rejects, files))
         for record in iter_batch_records(inputs, report):
             losses: list[Diagnostic] = []
             accepted, failure = guarded(record, selection.accepts, record)
@@ -205,12 +209,6 @@ def _selection(where: str | None, boards: str | None) -> Selection:
         typer.echo(f"pbntool: bad --boards: {error}", err=True)
         raise typer.Exit(EXIT_UNREADABLE) from None
     return Selection(query, ranges)
-
-
-def _open(stack: ExitStack, path: str | None) -> TextIO:
-    if path is None or path == "-":
-        return sys.stdout
-    return stack.enter_context(open(path, "w", encoding="utf-8", newline=""))
 
 
 def _print_problems(read: Iterable[Diagnostic], losses: list[Diagnostic]) -> None:

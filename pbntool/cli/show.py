@@ -19,7 +19,7 @@ from pbntool.cli.common import (
     print_diagnostic,
 )
 from pbntool.diagnostics import Severity
-from pbntool.tools.show import render_board
+from pbntool.formats.text.diagram import render_board
 
 __all__ = ["show"]
 

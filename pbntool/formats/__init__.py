@@ -1,132 +1,218 @@
-"""Formats: which one an input is (by content), and reading any input without stopping the batch.
+"""Formats: the registry of every format pbntool reads or writes, and reading any input.
 
-Every reader has the same shape, ``iter_records(stream, name) -> Iterator[Record]``; it is
-looked up in ``READERS`` by format and imported only when first needed, so that reading PBN
-never pays for importing lxml.
+A format is one subpackage (``pbntool/formats/<name>/``) and one ``FormatSpec`` row in
+``SPECS``: its reader, writer, fixer and parallel splitter (each ``"module:attribute"``,
+imported on first use, so that reading PBN never pays for importing lxml), its suffixes and
+its sniffer.  A spec may be read-only (BWS) or write-only (a hand diagram); ``--from`` offers
+the formats with a reader, ``--to`` those with a writer.  ``docs/architecture.md`` has the
+checklist for adding one.
+
+Every reader has the same shape, ``iter_records(stream, name) -> Iterator[Record]``.
 """
 
 from __future__ import annotations
 
-import codecs
+import functools
 import importlib
-import re
 import traceback
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import BinaryIO
 
 from pbntool.diagnostics import INT001, SRC003, SRC007, Diagnostic
 from pbntool.records import Record
-from pbntool.text.inputs import Input, replay
+from pbntool.text.inputs import Input, iter_inputs, replay, use_data_suffixes
 
 __all__ = [
-    "READERS",
-    "SUFFIXES",
+    "REGISTRY",
+    "SNIFF_BYTES",
+    "SPECS",
     "Format",
+    "FormatSpec",
     "RecordReader",
+    "Sniffer",
     "detect_format",
+    "iter_inputs",
+    "load",
     "open_detected",
     "read_failure",
     "read_input",
+    "readable_formats",
+    "reader_for",
+    "spec_of",
+    "suffix_formats",
+    "writable_formats",
 ]
 
 
 class Format(StrEnum):
-    """A file format pbntool reads and writes."""
+    """A file format pbntool reads or writes (see ``SPECS`` for what each can do)."""
 
     PBN = "pbn"
     LIN = "lin"
     JSON = "json"
     XML = "xml"
+    TEXT = "text"
 
 
 RecordReader = Callable[[BinaryIO, str], Iterator[Record]]
+Sniffer = Callable[[bytes, str], int]
 
-READERS: dict[Format, str] = {
-    Format.PBN: "pbntool.formats.pbn:iter_records",
-    Format.LIN: "pbntool.formats.lin:iter_records",
-    Format.JSON: "pbntool.formats.json:iter_records",
-    Format.XML: "pbntool.formats.xml:iter_records",
-}
-"""``module:function`` of each format's streaming reader (imported on first use)."""
 
-SUFFIXES: dict[str, Format] = {
-    ".pbn": Format.PBN,
-    ".lin": Format.LIN,
-    ".json": Format.JSON,
-    ".jsonl": Format.JSON,
-    ".ndjson": Format.JSON,
-    ".xml": Format.XML,
-}
-"""What a file's suffix suggests when its content does not decide."""
+@dataclass(frozen=True, slots=True)
+class FormatSpec:
+    """What one format is: how to read, write, fix and split it, and how to recognise it."""
+
+    format: Format
+    title: str
+    """How messages and help name it."""
+    suffixes: tuple[str, ...]
+    """File suffixes, lower case; the first is what ``-o DIR/`` gives its outputs."""
+    reader: str | None = None
+    """``module:function``: ``iter_records(stream: BinaryIO, name: str)``; None: write-only."""
+    writer: str | None = None
+    """``module:class`` of a ``BoardWriter`` taking the output stream; None: read-only."""
+    binary: bool = False
+    """The writer takes a binary stream (``BinaryIO``) instead of a text stream."""
+    fixer: str | None = None
+    """``module:function`` of ``pbntool fix``'s fixer (see ``pbntool.tools.fix``)."""
+    splitter: str | None = None
+    """``module`` with ``plan(source, stream, head, local)`` and ``read_unit(work, outcome)``:
+    how ``-j`` cuts one input of this format into independent units (None: read whole)."""
+    sniff: str | None = None
+    """``module:function``, a ``Sniffer``: ``sniff(head bytes, name) -> score`` (0: not this
+    format; see ``pbntool.formats.sniffing`` for the scale)."""
+    walk_suffixes: tuple[str, ...] | None = None
+    """The suffixes picked up when walking a directory or an archive (default: ``suffixes``;
+    JSON leaves ``.json`` out, it names too many files that are not boards)."""
+
+    @property
+    def output_suffix(self) -> str:
+        return self.suffixes[0]
+
+    @property
+    def walked(self) -> tuple[str, ...]:
+        return self.suffixes if self.walk_suffixes is None else self.walk_suffixes
+
+
+SPECS: tuple[FormatSpec, ...] = (
+    FormatSpec(
+        Format.PBN,
+        "PBN",
+        (".pbn",),
+        reader="pbntool.formats.pbn:iter_records",
+        writer="pbntool.formats.pbn.writer:PbnWriter",
+        fixer="pbntool.tools.fix.pbn:fix_pbn",
+        splitter="pbntool.formats.pbn.split",
+        sniff="pbntool.formats.sniffing:sniff_pbn",
+    ),
+    FormatSpec(
+        Format.LIN,
+        "LIN",
+        (".lin",),
+        reader="pbntool.formats.lin:iter_records",
+        writer="pbntool.formats.lin:LinWriter",
+        splitter="pbntool.formats.lin.split",
+        sniff="pbntool.formats.sniffing:sniff_lin",
+    ),
+    FormatSpec(
+        Format.JSON,
+        "JSON Lines",
+        (".jsonl", ".json", ".ndjson"),
+        reader="pbntool.formats.json:iter_records",
+        writer="pbntool.formats.json:JsonLinesWriter",
+        splitter="pbntool.formats.json.split",
+        sniff="pbntool.formats.sniffing:sniff_json",
+        walk_suffixes=(".jsonl", ".ndjson"),
+    ),
+    FormatSpec(
+        Format.XML,
+        "XML",
+        (".xml",),
+        reader="pbntool.formats.xml:iter_records",
+        writer="pbntool.formats.xml:XmlWriter",
+        sniff="pbntool.formats.sniffing:sniff_xml",
+    ),
+    FormatSpec(
+        Format.TEXT,
+        "hand diagrams (text)",
+        (".txt",),
+        writer="pbntool.formats.text:TextWriter",
+    ),
+)
+"""Every format, in the order detection breaks ties and help lists them."""
 
 SNIFF_BYTES = 1 << 16
 """How much of an input detection looks at."""
 
-_PBN_TAG = re.compile(r'(?m)^[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"')
-_LIN_START = re.compile(r"[A-Za-z]{2}[ \t]*\|")
-_LIN_PAIR = re.compile(r"(?:^|\|)[ \t\r\n]*(?:md|mb|pc|pn|qx|vg|sv|ah|rs|st)[ \t]*\|", re.I)
-_HANDVIEWER = re.compile(r"(?i)(?:https?://|www\.)\S*[?&](?:lin|linurl)=|handviewer\.html")
-_JSON_OBJECT = re.compile(r'\{\s*"[^"\n]{0,64}"\s*:')
-_JSON_ARRAY = re.compile(r'\[\s*(?:\{\s*"[^"\n]{0,64}"\s*:|\])')
-_XML_START = re.compile(r"<(?:\?xml|[A-Za-z_!])")
+
+REGISTRY: dict[Format, FormatSpec] = {spec.format: spec for spec in SPECS}
+"""The specs by format: what every lookup reads (a test may put a changed spec here)."""
+
+
+def spec_of(form: Format) -> FormatSpec:
+    """The spec of a format."""
+    return REGISTRY[form]
+
+
+def readable_formats() -> tuple[Format, ...]:
+    """Formats with a reader: what ``--from`` offers."""
+    return tuple(spec.format for spec in REGISTRY.values() if spec.reader is not None)
+
+
+def writable_formats() -> tuple[Format, ...]:
+    """Formats with a writer: what ``--to`` offers."""
+    return tuple(spec.format for spec in REGISTRY.values() if spec.writer is not None)
+
+
+def suffix_formats() -> dict[str, Format]:
+    """Readable formats by the suffixes a directory walk picks up."""
+    return {
+        suffix: spec.format for spec in SPECS if spec.reader is not None for suffix in spec.walked
+    }
+
+
+use_data_suffixes(frozenset(suffix_formats()))  # what a directory walk picks up
+
+
+def load(target: str) -> object:
+    """The attribute a ``module:attribute`` string names (the module imported now)."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@functools.cache
+def _sniffers() -> tuple[tuple[Format, Sniffer], ...]:
+    found: list[tuple[Format, Sniffer]] = []
+    for spec in SPECS:
+        if spec.sniff is not None and spec.reader is not None:
+            sniffer = load(spec.sniff)
+            assert callable(sniffer)
+            found.append((spec.format, sniffer))
+    return tuple(found)
 
 
 def detect_format(head: bytes, name: str = "") -> Format | None:
     """The format of an input from its first bytes (and, to break ties, its name).
 
-    Content decides: ``<`` starts XML, ``{"key":`` JSON, a ``tag|`` pair or a handviewer
-    link LIN, a ``[Tag "value"]`` pair PBN.  A suffix (``.pbn .lin .json .jsonl .xml``)
-    decides only when the content says nothing (an empty file, a file of comments).
-    Returns None when neither does.
+    Every readable format's sniffer scores the head; the highest score wins (the first in
+    ``SPECS`` on a tie).  Content decides: ``<`` starts XML, ``{"key":`` JSON, a ``tag|``
+    pair or a handviewer link LIN, a ``[Tag "value"]`` pair PBN.  A suffix decides only when
+    the content says nothing (an empty file, a file of comments).  None when nothing does.
 
     >>> detect_format(b'[Event "x"]')
     <Format.PBN: 'pbn'>
     >>> detect_format(b"pn|a,b,c,d|st||md|3SAK...")
     <Format.LIN: 'lin'>
     """
-    text = _head_text(head).lstrip()
-    suffix = name[name.rfind(".") :].lower() if "." in name else ""
-    found = _detect_text(text)
-    if found is Format.JSON and suffix == ".pbn":
-        return Format.PBN  # '{"...": ' may just as well open a PBN brace comment
-    if found is not None:
-        return found
-    if suffix in SUFFIXES:
-        return SUFFIXES[suffix]
-    if not text or text[0] in "%;{":
-        return Format.PBN  # nothing but PBN commentary (or nothing at all): PBN with no games
-    return None
-
-
-def _head_text(head: bytes) -> str:
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return head.decode("utf-16", errors="replace")
-    if len(head) > 1 and head[1] == 0 and head[0] != 0:
-        return head.decode("utf-16-le", errors="replace")
-    if len(head) > 1 and head[0] == 0 and head[1] != 0:
-        return head.decode("utf-16-be", errors="replace")
-    return head.removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace")
-
-
-def _detect_text(text: str) -> Format | None:
-    if not text:
-        return None
-    if _XML_START.match(text):
-        return Format.XML
-    if _JSON_OBJECT.match(text) or _JSON_ARRAY.match(text):
-        return Format.JSON
-    if text[0] == "[" and _PBN_TAG.match(text):
-        return Format.PBN
-    if _LIN_START.match(text) or _HANDVIEWER.search(text):
-        return Format.LIN
-    pbn = _PBN_TAG.search(text)
-    lin = _LIN_PAIR.search(text)
-    if pbn is not None and (lin is None or pbn.start() < lin.start()):
-        return Format.PBN
-    if lin is not None:
-        return Format.LIN
-    return None
+    best: Format | None = None
+    best_score = 0
+    for form, sniffer in _sniffers():
+        score = sniffer(head, name)
+        if score > best_score:
+            best, best_score = form, score
+    return best
 
 
 def open_detected(stream: BinaryIO, name: str) -> tuple[Format | None, BinaryIO]:
@@ -136,9 +222,12 @@ def open_detected(stream: BinaryIO, name: str) -> tuple[Format | None, BinaryIO]
 
 
 def reader_for(form: Format) -> RecordReader:
-    """The streaming reader of a format."""
-    module, _, function = READERS[form].partition(":")
-    reader: RecordReader = getattr(importlib.import_module(module), function)
+    """The streaming reader of a format (``LookupError`` for a write-only format)."""
+    target = spec_of(form).reader
+    if target is None:
+        raise LookupError(f"pbntool cannot read {spec_of(form).title}")
+    reader = load(target)
+    assert callable(reader)
     return reader
 
 

@@ -14,6 +14,7 @@ the exit code:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -28,6 +29,7 @@ from pbntool.formats import Format
 from pbntool.run.engine import available_cores, open_engine, run_ordered
 from pbntool.run.tasks import OUTPUT_CODES, Chunk, Task, finding
 from pbntool.run.units import Planned, plan_input
+from pbntool.text.edit import InputFiles
 from pbntool.text.inputs import Input, Selection, iter_inputs, read_path_list
 
 __all__ = [
@@ -66,6 +68,14 @@ class BatchOptions:
     """True: always; None: when stderr is a terminal; False: never (and never when quiet)."""
     quiet: bool = False
     summary_json: bool = False
+
+    def input_files(self) -> InputFiles:
+        """The files on disk this run reads (walked now, names only): no output may be one."""
+        paths = list(self.paths)
+        if self.files_from not in (None, "-"):
+            with contextlib.suppress(OSError):
+                paths.extend(listed_paths(str(self.files_from)))
+        return InputFiles.of(paths, self.selection.follow_symlinks)
 
     def check(self) -> None:
         """Raise ``UsageError`` for impossible combinations."""

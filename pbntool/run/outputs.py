@@ -14,16 +14,16 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TextIO
+from typing import TextIO, cast
 
 from pbntool.diagnostics import ARC007, Diagnostic
-from pbntool.formats import Format
+from pbntool.formats import SPECS, Format, spec_of
 from pbntool.formats.writing import BoardWriter, open_writer
 from pbntool.run.tasks import Chunk
+from pbntool.text.edit import AtomicFile, InputFiles, inside_directory_problem
 from pbntool.text.inputs import Input
 
 __all__ = [
-    "SUFFIX",
     "Destination",
     "DirectoryDestination",
     "FileDestination",
@@ -31,10 +31,11 @@ __all__ = [
     "output_stem",
 ]
 
-SUFFIX = {Format.PBN: ".pbn", Format.JSON: ".jsonl", Format.LIN: ".lin", Format.XML: ".xml"}
-"""The suffix of each output format's files."""
 
-_INPUT_SUFFIXES = (".pbn", ".lin", ".json", ".jsonl", ".ndjson", ".xml", ".txt")
+def _input_suffixes() -> tuple[str, ...]:
+    """Suffixes an output name drops from its input's name: every format's, longest first."""
+    suffixes = {suffix for spec in SPECS for suffix in spec.suffixes} | {".txt"}
+    return tuple(sorted(suffixes, key=lambda suffix: (-len(suffix), suffix)))
 
 
 class Destination:
@@ -46,21 +47,29 @@ class Destination:
     def close(self) -> None:
         raise NotImplementedError
 
+    def abort(self) -> None:
+        """The run failed: drop the output file being written (finished ones stay)."""
+
 
 @dataclass
 class _Output:
-    """One open output file (or stream) and its writer."""
+    """One open output file (or stream) and its writer; a file is complete only once
+    ``finish`` renamed it into place (``abort`` drops it)."""
 
     stream: TextIO
     writer: BoardWriter
-    owned: bool
+    file: AtomicFile | None = None
     boards: int = 0
 
     def finish(self) -> None:
         self.writer.close()
         self.stream.flush()
-        if self.owned:
-            self.stream.close()
+        if self.file is not None:
+            self.file.commit()
+
+    def abort(self) -> None:
+        if self.file is not None:
+            self.file.abort()
 
 
 _OpenNext = Callable[[], tuple[_Output | None, list[Diagnostic]]]
@@ -70,7 +79,7 @@ class StreamDestination(Destination):
     """Everything into one stream (stdout, or ``-o FILE`` without ``--split``)."""
 
     def __init__(self, stream: TextIO, form: Format) -> None:
-        self._output = _Output(stream, open_writer(form, stream), owned=False)
+        self._output = _Output(stream, open_writer(form, stream))
         self._begun = False
 
     def write(self, source: Input, chunk: Chunk) -> list[Diagnostic]:
@@ -125,6 +134,11 @@ class _Splitter:
             self.current.finish()
             self.current = None
 
+    def abort(self) -> None:
+        if self.current is not None:
+            self.current.abort()
+            self.current = None
+
 
 @dataclass
 class _Target:
@@ -136,6 +150,7 @@ class _Target:
     split: bool
     source: Input
     written: set[str]
+    inputs: InputFiles | None = None
     part: int = 0
     refused: bool = False
 
@@ -146,12 +161,13 @@ class _Target:
         name = self.relative.name
         if self.split:
             name = f"{name}-{self.part:04d}"
-        relative = self.relative.with_name(name + SUFFIX[self.form])
+        relative = self.relative.with_name(name + spec_of(self.form).output_suffix)
         target = self.root.joinpath(*relative.parts)
-        problem = _refusal(self.root, target, self.source, self.written)
+        problem = _refusal(self.root, target, self.source, self.written, self.inputs)
+        file = None
         if problem is None:
             try:
-                stream = _open_new(target)
+                file = AtomicFile(target)
             except OSError as error:
                 problem = f"cannot write: {error.strerror or error}"
         if problem is not None:
@@ -161,40 +177,31 @@ class _Target:
                 diagnostic.code, diagnostic.severity, diagnostic.message, self.source.name
             )
             return None, [placed]
+        assert file is not None
         self.written.add(os.path.realpath(target))
-        writer = open_writer(self.form, stream)
+        writer = open_writer(self.form, file.stream)
         writer.begin()  # type: ignore[attr-defined]
-        return _Output(stream, writer, owned=True), []
+        return _Output(cast(TextIO, file.stream), writer, file), []
 
 
-def _refusal(root: Path, target: Path, source: Input, written: set[str]) -> str | None:
+def _refusal(
+    root: Path, target: Path, source: Input, written: set[str], inputs: InputFiles | None
+) -> str | None:
     """Why ``target`` must not be written (None when it may)."""
-    real_root = os.path.realpath(root)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        return f"cannot make its directory: {error.strerror or error}"
-    real_parent = os.path.realpath(target.parent)
-    if real_parent != real_root and not real_parent.startswith(real_root + os.sep):
-        return f"its directory leads out of {root} (a symbolic link)"
-    real = os.path.join(real_parent, target.name)
-    if real in written:
+    problem = inside_directory_problem(root, target)
+    if problem is not None:
+        return problem
+    if os.path.join(os.path.realpath(target.parent), target.name) in written:
         return "another input was already written there"
-    if target.is_symlink():
-        return "it is a symbolic link"
     if source.path is not None and target.exists():
         try:
             if os.path.samefile(source.path, target):
                 return "it is the input itself"
         except OSError:
             pass
+    if inputs is not None and inputs.holds(target):
+        return "it is one of the inputs (not read yet, or read already)"
     return None
-
-
-def _open_new(target: Path) -> TextIO:
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-    descriptor = os.open(target, flags, 0o666)
-    return open(descriptor, "w", encoding="utf-8", newline="")
 
 
 def output_stem(source: Input) -> PurePosixPath:
@@ -204,7 +211,7 @@ def output_stem(source: Input) -> PurePosixPath:
     if not path.parts:
         path = PurePosixPath("input")
     name = path.name
-    for suffix in _INPUT_SUFFIXES:
+    for suffix in _input_suffixes():
         if name.lower().endswith(suffix) and len(name) > len(suffix):
             return path.with_name(name[: -len(suffix)])
     return path
@@ -217,6 +224,7 @@ class DirectoryDestination(Destination):
     root: Path
     form: Format
     split: int | None = None
+    inputs: InputFiles | None = None
     _written: set[str] = field(default_factory=set)
     _source: Input | None = None
     _target: _Target | None = None
@@ -231,7 +239,13 @@ class DirectoryDestination(Destination):
             self._source = source
             stem = output_stem(source)
             self._target = _Target(
-                self.root, stem, self.form, self.split is not None, source, self._written
+                self.root,
+                stem,
+                self.form,
+                self.split is not None,
+                source,
+                self._written,
+                self.inputs,
             )
             self._splitter = _Splitter(self.split)
         assert self._splitter is not None and self._target is not None
@@ -244,6 +258,10 @@ class DirectoryDestination(Destination):
     def close(self) -> None:
         self._end()
 
+    def abort(self) -> None:
+        if self._splitter is not None:
+            self._splitter.abort()
+
 
 @dataclass
 class FileDestination(Destination):
@@ -252,6 +270,7 @@ class FileDestination(Destination):
     path: Path
     form: Format
     split: int
+    inputs: InputFiles | None = None
     _written: set[str] = field(default_factory=set)
     _target: _Target | None = None
     _splitter: _Splitter | None = None
@@ -260,7 +279,7 @@ class FileDestination(Destination):
         if self._target is None:
             stem = output_stem(Input(self.path.name, None, relative=self.path.name))
             root = self.path.parent if str(self.path.parent) else Path(".")
-            self._target = _Target(root, stem, self.form, True, source, self._written)
+            self._target = _Target(root, stem, self.form, True, source, self._written, self.inputs)
             self._splitter = _Splitter(self.split)
         assert self._splitter is not None
         self._target.source = source
@@ -269,3 +288,7 @@ class FileDestination(Destination):
     def close(self) -> None:
         if self._splitter is not None:
             self._splitter.end()
+
+    def abort(self) -> None:
+        if self._splitter is not None:
+            self._splitter.abort()

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-import importlib
-import importlib.util
 import io
 import os
 import re
@@ -40,24 +38,35 @@ from pbntool.text.archives import (
 )
 
 __all__ = [
-    "DATA_SUFFIXES",
-    "READABLE_SUFFIXES",
+    "CONTAINER_SUFFIXES",
     "Input",
     "Prefixed",
     "Selection",
     "iter_inputs",
     "read_path_list",
+    "readable_suffixes",
     "replay",
+    "use_data_suffixes",
 ]
 
-DATA_SUFFIXES = frozenset({".pbn", ".lin", ".jsonl", ".ndjson", ".xml"})
-"""Suffixes of the formats pbntool reads when walking a tree.  ``.json`` is left out: it names
-too many files that are not boards (a named file of any suffix is always read, and
-``--include '*.json'`` walks them too)."""
+CONTAINER_SUFFIXES = frozenset(ARCHIVE_SUFFIXES) | frozenset(COMPRESSED_SUFFIXES)
+"""Archives and compressed files: always opened when walking (their members are then chosen
+by the data suffixes)."""
 
-READABLE_SUFFIXES = DATA_SUFFIXES | frozenset(ARCHIVE_SUFFIXES) | frozenset(COMPRESSED_SUFFIXES)
-"""Suffixes picked up when walking a directory or an archive (case-insensitive), unless
-``--include`` says otherwise."""
+_data_suffixes: frozenset[str] = frozenset()
+
+
+def use_data_suffixes(suffixes: frozenset[str]) -> None:
+    """Set the suffixes of the data files a walk picks up.  The format registry calls this
+    when it is imported (``pbntool.formats``): this layer does not know the formats."""
+    global _data_suffixes
+    _data_suffixes = frozenset(suffix.lower() for suffix in suffixes)
+
+
+def readable_suffixes() -> frozenset[str]:
+    """Suffixes picked up when walking a directory or an archive (case-insensitive), unless
+    ``--include`` says otherwise: the formats' data suffixes, archives and compressed files."""
+    return _data_suffixes | CONTAINER_SUFFIXES
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,26 +124,6 @@ class Selection:
 
     def excluded(self, relative: str) -> bool:
         return any(_matches(pattern, relative) for pattern in self.exclude)
-
-
-@functools.cache
-def readable_suffixes() -> frozenset[str]:
-    """``READABLE_SUFFIXES`` less those of formats whose reader is not installed yet."""
-    from pbntool.formats import READERS, SUFFIXES
-
-    missing = {form for form, target in READERS.items() if not _reader_exists(target)}
-    absent = {suffix for suffix, form in SUFFIXES.items() if form in missing}
-    return READABLE_SUFFIXES - absent
-
-
-def _reader_exists(target: str) -> bool:
-    module, _, function = target.partition(":")
-    try:
-        if importlib.util.find_spec(module) is None:
-            return False
-        return hasattr(importlib.import_module(module), function)
-    except ImportError:
-        return False
 
 
 def _matches(pattern: str, relative: str) -> bool:

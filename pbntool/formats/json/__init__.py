@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from typing import TextIO
 
+from pbntool.diagnostics import Diagnostic
 from pbntool.formats.interchange.todict import model_to_dict
 from pbntool.formats.interchange.vocabulary import SCHEMA_ID
 from pbntool.formats.json.reader import iter_records
@@ -45,7 +47,14 @@ from pbntool.model import (
 )
 from pbntool.rules import auction_outcome, sequence_play, trump_of
 
-__all__ = ["SCHEMA_ID", "board_to_dict", "dumps_line", "iter_json_lines", "iter_records"]
+__all__ = [
+    "SCHEMA_ID",
+    "JsonLinesWriter",
+    "board_to_dict",
+    "dumps_line",
+    "iter_json_lines",
+    "iter_records",
+]
 
 # Spellings looked up rather than formatted: this runs over millions of boards.
 _CARD_TEXT: dict[Slot, str] = {
@@ -227,3 +236,24 @@ def _tags(board: Board) -> dict[str, str]:
         if not tag.duplicate and tag.name != "Note" and tag.name not in tags:
             tags[tag.name] = tag.value
     return tags
+
+
+class JsonLinesWriter:
+    """JSON Lines: one object per board."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, board: Board, file: str | None = None) -> list[Diagnostic]:
+        self._stream.write(dumps_line(board, file=file))
+        self._stream.write("\n")
+        return []
+
+    def close(self) -> None:
+        """JSON Lines needs no ending."""
+
+    def begin(self) -> None:
+        """JSON Lines has no header."""
+
+    def resume(self) -> None:
+        """JSON Lines has no header."""

@@ -18,8 +18,9 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, cast
+from typing import IO, TextIO, cast
 
+from pbntool.diagnostics import Diagnostic
 from pbntool.formats.pbn.sections import decode_note
 from pbntool.formats.pbn.tags import MANDATORY_TAGS
 from pbntool.model import (
@@ -49,6 +50,7 @@ from pbntool.model import (
 
 __all__ = [
     "MANDATORY_TAGS",
+    "PbnWriter",
     "WriteOptions",
     "dump",
     "dumps",
@@ -638,3 +640,31 @@ def _is_binary(fp: IO[str] | IO[bytes]) -> bool:
     if isinstance(fp, io.RawIOBase | io.BufferedIOBase):
         return True
     return "b" in getattr(fp, "mode", "")
+
+
+class PbnWriter:
+    """Canonical PBN export format: the file header, then one game per board."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._options = WriteOptions()
+        self._started = False
+
+    def write(self, board: Board, file: str | None = None) -> list[Diagnostic]:
+        self._start()
+        self._stream.write(dumps_board(board, self._options))
+        return []
+
+    def close(self) -> None:
+        self._start()  # an empty conversion is still a PBN file
+
+    def begin(self) -> None:
+        self._start()
+
+    def resume(self) -> None:
+        self._started = True
+
+    def _start(self) -> None:
+        if not self._started:
+            self._stream.write(self._options.header)
+            self._started = True

@@ -2,10 +2,10 @@
 
 What is derived is format-independent (``derive``: Dealer, Vulnerable, the fourth hand,
 Contract, Declarer, Result, Score; ``notes``: note numbering; ``event``: the hook for
-ScoreMP/ScoreIMP/ScorePercentage).  Where it goes is the format's business: ``FIXERS`` names
-each format's fixer, looked up like the readers in ``pbntool.formats.READERS``.  PBN has one
+ScoreMP/ScoreIMP/ScorePercentage).  Where it goes is the format's business: each format's spec
+(``pbntool.formats.SPECS``) names its fixer, looked up like its reader.  PBN has one
 (``pbntool.tools.fix.pbn``); an input of a format without one gets FIX012 and is left as it was.
-A LIN fixer is a function of the same shape as ``fix_pbn`` registered under ``Format.LIN``.
+A LIN fixer would be a function of the same shape as ``fix_pbn``, named in LIN's spec.
 
 >>> import io
 >>> text = b'[Board "2"]\\n[Deal "N:AKQJ.T98.765.432 - - -"]\\n'
@@ -19,7 +19,6 @@ A LIN fixer is a function of the same shape as ``fix_pbn`` registered under ``Fo
 
 from __future__ import annotations
 
-import importlib
 import io
 import traceback
 from collections.abc import Callable, Iterable
@@ -27,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Protocol
 
 from pbntool.diagnostics import FIX012, INT001, SRC003, SRC007, Diagnostic, Severity
-from pbntool.formats import Format, detect_format
+from pbntool.formats import Format, detect_format, load, spec_of
 from pbntool.tools.fix.derive import VALUE_TAGS, ValueFix, derive_fixes
 from pbntool.tools.fix.event import (
     EVENT_TAGS,
@@ -43,7 +42,6 @@ __all__ = [
     "DEFAULT_OPTIONS",
     "EVENT_TAGS",
     "FIXABLE_TAGS",
-    "FIXERS",
     "VALUE_TAGS",
     "EventScoreSource",
     "EventScores",
@@ -111,7 +109,7 @@ class FixResult:
         """Count a finding and pass it on (or keep it)."""
         if diagnostic.code == "FIX011":
             self.refused += 1
-        if diagnostic.code in ("SRC003", "INT001"):
+        if diagnostic.code in ("SRC003", "INT001", "ARC007"):
             self.failed += 1
         elif diagnostic.severity >= Severity.ERROR:
             self.errors += 1
@@ -139,17 +137,13 @@ class Fixer(Protocol):
 DEFAULT_OPTIONS = FixOptions()
 """Every tag of ``FIXABLE_TAGS``, no event scores."""
 
-FIXERS: dict[Format, str] = {Format.PBN: "pbntool.tools.fix.pbn:fix_pbn"}
-"""``module:function`` of each format's fixer (imported on first use)."""
-
 
 def fixer_for(form: Format) -> Fixer | None:
-    """The fixer of a format, or None when ``fix`` does not edit that format."""
-    target = FIXERS.get(form)
+    """The fixer of a format (its spec's ``fixer``), or None when ``fix`` does not edit it."""
+    target = spec_of(form).fixer
     if target is None:
         return None
-    module, _, function = target.partition(":")
-    fixer: Fixer = getattr(importlib.import_module(module), function)
+    fixer: Fixer = load(target)  # type: ignore[assignment]
     return fixer
 
 

@@ -1,0 +1,316 @@
+"""Writing files without losing anything the user has: the one write path of every command.
+
+Every command that writes a file (``convert``, ``select``, ``score``, ``dedupe``, ``render``,
+``fix``, ``dd --fill``) writes through ``atomic_write``:
+
+* the output is refused (``WriteRefused``, exit 2, the input untouched) when it is one of the
+  run's inputs (``InputFiles``: by device and inode, so through any link or spelling);
+* the data goes to a temporary file in the target's own directory, is flushed and fsync'd, and
+  is renamed over the target only when complete: an interruption, a full disk or a bug leaves
+  the target as it was and no temporary file (``SIGTERM``/``SIGHUP`` unwind through the same
+  path, see ``exit_on_signals``);
+* a symbolic link keeps pointing where it did: the file it points to is replaced; the new
+  file gets the old one's mode and (when allowed) owner; a file with several hard links is
+  rewritten in place, after the complete copy was written beside it, so every link sees it;
+* ``locked_in_place`` takes an advisory lock on a file edited in place, so a second
+  ``fix -i`` on the same file waits for the first and then reads its result: no lost update.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import io
+import os
+import shutil
+import signal
+import stat
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import IO, Any
+
+__all__ = [
+    "AtomicFile",
+    "InputFiles",
+    "WriteRefused",
+    "atomic_write",
+    "check_not_input",
+    "exit_on_signals",
+    "inside_directory_problem",
+    "locked_in_place",
+    "plain_file_problem",
+    "write_error",
+]
+
+
+class WriteRefused(Exception):
+    """An output that must not be written, with the reason (a usage error: exit 2)."""
+
+
+def write_error(target: str | Path, error: OSError) -> str:
+    """One line saying that ``target`` could not be written, and why."""
+    reason = error.strerror or str(error)
+    if error.errno == errno.ENOSPC:
+        reason = "no space left on the device"
+    elif error.errno == errno.EFBIG:
+        reason = "file too large (a file size limit was reached)"
+    return f"cannot write {target}: {reason}"
+
+
+@dataclass
+class InputFiles:
+    """The files on disk that a run reads (device and inode of each), so no output replaces one.
+
+    Directories are walked up front (names only, cheap), archives count as the one file they
+    are; stdin and links to read are resolved like any path.
+    """
+
+    ids: set[tuple[int, int]] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, paths: Iterable[str], follow_symlinks: bool = False) -> InputFiles:
+        found = cls()
+        for path in paths:
+            if path == "-" or "://" in path or path.startswith("www."):
+                continue
+            found.add_tree(Path(path), follow_symlinks)
+        return found
+
+    def add_tree(self, path: Path, follow_symlinks: bool) -> None:
+        try:
+            if path.is_dir():
+                for root, _dirs, files in os.walk(path, followlinks=follow_symlinks):
+                    for name in files:
+                        self.add(Path(root, name))
+            else:
+                self.add(path)
+        except OSError:
+            pass  # an input that cannot be looked at is reported when it is read
+
+    def add(self, path: Path) -> None:
+        with contextlib.suppress(OSError):
+            info = path.stat()
+            self.ids.add((info.st_dev, info.st_ino))
+
+    def holds(self, target: str | Path) -> bool:
+        """Whether ``target`` (following links) is one of the inputs."""
+        try:
+            info = os.stat(target)
+        except OSError:
+            return False
+        return (info.st_dev, info.st_ino) in self.ids
+
+
+def check_not_input(target: str | Path, inputs: InputFiles | None) -> None:
+    """``WriteRefused`` when ``target`` is one of the run's inputs."""
+    if inputs is not None and inputs.holds(target):
+        raise WriteRefused(
+            f"will not write {target}: it is one of the inputs (nothing was changed; "
+            "write to another file or directory)"
+        )
+
+
+def inside_directory_problem(root: Path, target: Path) -> str | None:
+    """Why ``target`` must not be written under ``-o root/`` (None: it may): its directory,
+    once made, must be inside ``root`` by every link, and it must not be a link itself."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return f"cannot make its directory: {error.strerror or error}"
+    real_root = os.path.realpath(root)
+    real_parent = os.path.realpath(target.parent)
+    if real_parent != real_root and not real_parent.startswith(real_root + os.sep):
+        return f"its directory leads out of {root} (a symbolic link)"
+    if target.is_symlink():
+        return "it is a symbolic link"
+    return None
+
+
+def plain_file_problem(path: Path | None, name: str) -> str | None:
+    """Why an input cannot be edited in place (None when it is a regular file on disk)."""
+    if path is None:
+        return (
+            f"{name} is not a file on disk (stdin, an archive member or a link): it cannot "
+            "be changed in place; write the result with -o instead"
+        )
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        return f"cannot change {name} in place: {error.strerror or error}"
+    if not stat.S_ISREG(info.st_mode):
+        return f"{name} is not a regular file: it cannot be changed in place"
+    return None
+
+
+def _final_target(target: Path) -> Path:
+    """The file a write to ``target`` replaces: the end of a chain of symbolic links."""
+    if target.is_symlink():
+        return Path(os.path.realpath(target))
+    return target
+
+
+_pending: set[str] = set()
+"""Temporary files being written now (removed if a signal ends the run)."""
+
+
+class AtomicFile:
+    """A stream whose data replaces ``target`` on ``commit`` (or at the end of a ``with``
+    block that raised nothing); ``abort`` (or an exception) leaves the target as it was.
+
+    ``binary`` gives a byte stream, else text (``encoding``, line ends as written).  Raises
+    ``WriteRefused`` before anything is written when ``target`` is one of ``inputs``, and
+    ``OSError`` (the target untouched) when the write fails.
+    """
+
+    def __init__(
+        self,
+        target: str | Path,
+        *,
+        binary: bool = False,
+        inputs: InputFiles | None = None,
+        encoding: str = "utf-8",
+    ) -> None:
+        self.target = _final_target(Path(target))
+        check_not_input(self.target, inputs)
+        directory = self.target.parent if str(self.target.parent) else Path(".")
+        handle, self._temporary = tempfile.mkstemp(
+            dir=directory, prefix=f".{self.target.name}.", suffix=".tmp"
+        )
+        _pending.add(self._temporary)
+        self._raw = os.fdopen(handle, "wb")
+        self.stream: IO[Any] = (
+            self._raw if binary else io.TextIOWrapper(self._raw, encoding=encoding, newline="")
+        )
+        self._done = False
+
+    def commit(self) -> None:
+        """Flush, fsync and rename the complete file over the target."""
+        if self._done:
+            return
+        try:
+            self.stream.flush()
+            os.fsync(self._raw.fileno())
+            self.stream.close()
+            _replace(Path(self._temporary), self.target)
+        finally:
+            self.abort()
+
+    def abort(self) -> None:
+        """Drop what was written (the target stays as it was)."""
+        self._done = True
+        with contextlib.suppress(OSError, ValueError):
+            self.stream.close()
+        _pending.discard(self._temporary)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self._temporary)
+
+    def __enter__(self) -> IO[Any]:
+        return self.stream
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.abort()
+
+
+def atomic_write(
+    target: str | Path,
+    *,
+    binary: bool = False,
+    inputs: InputFiles | None = None,
+    encoding: str = "utf-8",
+) -> AtomicFile:
+    """``AtomicFile`` for a ``with`` block: ``with atomic_write(path) as out: ...``."""
+    return AtomicFile(target, binary=binary, inputs=inputs, encoding=encoding)
+
+
+def _replace(temporary: Path, path: Path) -> None:
+    """Put the complete ``temporary`` in ``path``'s place, keeping mode, owner and links."""
+    try:
+        old = os.stat(path)
+    except FileNotFoundError:
+        old = None
+    if old is not None and old.st_nlink > 1 and stat.S_ISREG(old.st_mode):
+        _rewrite_in_place(temporary, path)
+        return
+    if old is not None:
+        os.chmod(temporary, stat.S_IMODE(old.st_mode))
+        with contextlib.suppress(PermissionError):
+            os.chown(temporary, old.st_uid, old.st_gid)
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+    os.replace(temporary, path)
+    _sync_directory(path.parent)
+
+
+def _rewrite_in_place(temporary: Path, path: Path) -> None:
+    """A hard-linked file: copy the finished data over it, so every name sees the new data."""
+    with open(temporary, "rb") as source, open(path, "r+b") as target:
+        shutil.copyfileobj(source, target)
+        target.truncate()
+        target.flush()
+        os.fsync(target.fileno())
+
+
+def _sync_directory(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        descriptor = os.open(directory if str(directory) else ".", os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+
+
+@contextlib.contextmanager
+def locked_in_place(path: Path, name: str) -> Iterator[None]:
+    """Hold an advisory lock on ``path`` while it is read, fixed and replaced.
+
+    A second process waits (saying so on stderr) and then works on the file the first one
+    left: the lock is taken on the file the path names *now*, again if it was replaced while
+    waiting.
+    """
+    while True:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below or when the lock is released
+        try:
+            try:
+                fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                sys.stderr.write(f"pbntool: waiting for another pbntool to finish with {name}\n")
+                fcntl.flock(stream.fileno(), fcntl.LOCK_EX)
+            if _same_file(stream, path):
+                yield
+                return
+        finally:
+            stream.close()
+
+
+def _same_file(stream: IO[bytes], path: Path) -> bool:
+    try:
+        now = os.stat(path)
+    except OSError:
+        return True  # gone: the edit reports it when it reads
+    held = os.fstat(stream.fileno())
+    return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
+
+
+def exit_on_signals() -> None:
+    """Make SIGTERM and SIGHUP end the run like an exception (exit 128 + the signal), so every
+    write in progress unwinds and removes its temporary file."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        for temporary in list(_pending):
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        raise SystemExit(128 + signum)
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(ValueError, OSError):  # not the main thread: leave it
+            signal.signal(signum, stop)

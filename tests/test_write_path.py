@@ -1,0 +1,250 @@
+"""The one write path (``pbntool.text.edit``): no command loses what the user has.
+
+Each case is a real subprocess; each lost data before the write path was shared: an output
+that is an input was truncated before it was read, ``fix -o DIR/`` wrote every input to one
+file or through a link out of DIR, ``fix -i`` replaced links by copies and split hard links,
+concurrent ``fix -i`` runs lost one run's changes.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from test_cli import MODULE, pbntool_run
+from test_fix_cli import BROKEN, FIXED
+
+from pbntool.dev.generate import random_boards
+from pbntool.formats.pbn.writer import dumps
+
+
+def _event(path: Path, boards: int = 6, seed: int = 3) -> bytes:
+    data = dumps(list(random_boards(seed, boards))).encode("utf-8")
+    path.write_bytes(data)
+    return data
+
+
+def _no_temporaries(*directories: Path) -> None:
+    for directory in directories:
+        left = [p.name for p in directory.rglob(".*.tmp")]
+        assert left == [], f"temporary files left in {directory}: {left}"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("convert", "{in}", "--to", "json", "-o", "{in}"),
+        ("convert", "{in}", "--to", "lin", "-o", "{in}"),
+        ("select", "{in}", "--where", "level == 7", "--rejects", "{in}"),
+        ("select", "{in}", "-o", "{in}"),
+        ("score", "{in}", "-o", "{in}"),
+        ("dedupe", "{in}", "--drop", "-o", "{in}"),
+        ("convert", "{in}", "--to", "pbn", "-o", "{link}"),
+    ],
+    ids=lambda args: " ".join(args[:1] + args[2:]),
+)
+def test_an_output_that_is_an_input_is_refused(tmp_path: Path, args: tuple[str, ...]) -> None:
+    source = tmp_path / "in.pbn"
+    original = _event(source)
+    (tmp_path / "link.pbn").symlink_to(source)
+    names = {"{in}": str(source), "{link}": str(tmp_path / "link.pbn")}
+    run = pbntool_run(*(names.get(arg, arg) for arg in args))
+    assert run.code == 2, run.err
+    assert "one of the inputs" in run.err
+    assert source.read_bytes() == original
+    _no_temporaries(tmp_path)
+
+
+def test_convert_into_the_input_directory_never_overwrites_an_unread_input(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "d"
+    folder.mkdir()
+    pbn = _event(folder / "a.pbn", seed=1)
+    converted = pbntool_run("convert", folder / "a.pbn", "--to", "json", "-o", tmp_path / "a.jsonl")
+    assert converted.code == 0, converted.err
+    (folder / "a.jsonl").write_bytes((tmp_path / "a.jsonl").read_bytes())
+    run = pbntool_run("convert", "-j", "1", folder, "--to", "pbn", "-o", f"{folder}/")
+    assert run.code == 2, run.err
+    assert "ARC007" in run.err
+    assert (folder / "a.pbn").read_bytes() == pbn
+    _no_temporaries(folder)
+
+
+def test_fix_gives_every_input_its_own_output(tmp_path: Path) -> None:
+    (tmp_path / "d1").mkdir()
+    (tmp_path / "d2").mkdir()
+    (tmp_path / "d1" / "x.pbn").write_bytes(BROKEN)
+    (tmp_path / "d2" / "x.pbn").write_bytes(BROKEN.replace(b'"w"', b'"other"'))
+    with zipfile.ZipFile(tmp_path / "two.zip", "w") as archive:
+        archive.writestr("a.pbn", BROKEN)
+        archive.writestr("b.pbn", BROKEN.replace(b'"w"', b'"bee"'))
+    out = tmp_path / "out"
+    run = pbntool_run("fix", tmp_path / "d1" / "x.pbn", tmp_path / "d2" / "x.pbn", "-o", f"{out}/")
+    assert run.code == 0, run.err
+    assert (out / "x.pbn").read_bytes() == FIXED
+    assert (out / "x-2.pbn").read_bytes() == FIXED.replace(b'"w"', b'"other"')
+    run = pbntool_run("fix", tmp_path / "two.zip", "-o", f"{tmp_path / 'zipped'}/")
+    assert run.code == 0, run.err
+    written = sorted(
+        p.relative_to(tmp_path / "zipped").as_posix() for p in (tmp_path / "zipped").rglob("*.pbn")
+    )
+    assert written == ["two/a.pbn", "two/b.pbn"]
+    assert (tmp_path / "zipped" / "two" / "b.pbn").read_bytes() == FIXED.replace(b'"w"', b'"bee"')
+
+
+def test_fix_never_leaves_the_output_directory_through_a_link(tmp_path: Path) -> None:
+    tree = tmp_path / "in"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "x.pbn").write_bytes(BROKEN)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "sub").symlink_to(outside, target_is_directory=True)
+    run = pbntool_run("fix", tree, "-o", f"{out}/")
+    assert run.code == 2, run.err
+    assert "ARC007" in run.text + run.err and "leads out of" in run.text + run.err
+    assert list(outside.iterdir()) == []
+
+
+def test_in_place_is_refused_for_what_is_not_a_plain_file(tmp_path: Path) -> None:
+    with zipfile.ZipFile(tmp_path / "a.zip", "w") as archive:
+        archive.writestr("a.pbn", BROKEN)
+    before = (tmp_path / "a.zip").read_bytes()
+    run = pbntool_run("fix", "-i", tmp_path / "a.zip")
+    assert run.code == 2, run.err
+    assert "in place" in run.text + run.err
+    assert (tmp_path / "a.zip").read_bytes() == before
+    link = "https://www.bridgebase.com/tools/handviewer.html?lin=md|3SAKQJHT98D765C432,,,|"
+    run = pbntool_run("fix", "-i", link)
+    assert run.code == 2, run.err
+
+
+def test_in_place_keeps_links_mode_and_owner(tmp_path: Path) -> None:
+    target = tmp_path / "real.pbn"
+    target.write_bytes(BROKEN)
+    os.chmod(target, 0o640)
+    if os.geteuid() == 0:
+        os.chown(target, 1234, 4321)
+    (tmp_path / "link.pbn").symlink_to(target)
+    os.link(target, tmp_path / "hard.pbn")
+    run = pbntool_run("fix", "-i", tmp_path / "link.pbn")
+    assert run.code == 0, run.err
+    assert (tmp_path / "link.pbn").is_symlink()
+    assert target.read_bytes() == FIXED
+    assert (tmp_path / "hard.pbn").read_bytes() == FIXED
+    assert os.stat(target).st_ino == os.stat(tmp_path / "hard.pbn").st_ino
+    info = os.stat(target)
+    assert info.st_mode & 0o7777 == 0o640
+    if os.geteuid() == 0:
+        assert (info.st_uid, info.st_gid) == (1234, 4321)
+    _no_temporaries(tmp_path)
+
+
+def test_concurrent_in_place_fixes_lose_no_update(tmp_path: Path) -> None:
+    """A second ``fix -i`` waits for the lock, then fixes what the first one wrote."""
+    path = tmp_path / "a.pbn"
+    path.write_bytes(BROKEN)
+    holder = open(path, "rb")  # noqa: SIM115 - this test plays the first run
+    fcntl.flock(holder.fileno(), fcntl.LOCK_EX)
+    second = subprocess.Popen(
+        [*MODULE, "fix", "-i", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    try:
+        deadline = time.monotonic() + 60
+        assert second.stderr is not None
+        waiting = second.stderr.readline().decode()
+        assert "waiting for another pbntool" in waiting, waiting
+        assert time.monotonic() < deadline
+        # The "first run" replaces the file (another board, already fixed) and lets go.
+        replacement = tmp_path / "new.pbn"
+        replacement.write_bytes(BROKEN.replace(b'"w"', b'"late"'))
+        os.replace(replacement, path)
+    finally:
+        holder.close()
+    _out, err = second.communicate(timeout=60)
+    assert second.returncode == 0, err
+    assert path.read_bytes() == FIXED.replace(b'"w"', b'"late"')
+
+
+def test_a_full_disk_is_a_write_error_and_leaves_no_partial_file(tmp_path: Path) -> None:
+    source = tmp_path / "big.pbn"
+    _event(source, boards=400)
+    target = tmp_path / "out.jsonl"
+    limit = "ulimit -f 64; "  # 64 blocks of 512 bytes: far less than the output
+    command = " ".join([*MODULE, "convert", str(source), "--to", "json", "-o", str(target)])
+    done = subprocess.run(["bash", "-c", limit + command], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert "cannot write" in done.stderr and "Traceback" not in done.stderr
+    assert not target.exists()
+    _no_temporaries(tmp_path)
+    out_dir = tmp_path / "dir"
+    command = " ".join([*MODULE, "convert", str(source), "--to", "json", "-o", f"{out_dir}/"])
+    done = subprocess.run(["bash", "-c", limit + command], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (out_dir / "big.jsonl").exists()
+    _no_temporaries(tmp_path)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_stdout_on_a_full_device_is_a_write_error(tmp_path: Path) -> None:
+    source = tmp_path / "a.pbn"
+    _event(source, boards=200)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*MODULE, "convert", str(source), "--to", "json"], stdout=full, stderr=subprocess.PIPE
+        )
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert "cannot write stdout" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_leaves_no_temporary_file(tmp_path: Path, signum: int) -> None:
+    source = tmp_path / "big.pbn"
+    _event(source, boards=3000)
+    target = tmp_path / "out.jsonl"
+    run = subprocess.Popen(
+        [*MODULE, "convert", "-j", "1", str(source), "--to", "json", "-o", str(target)],
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while not list(tmp_path.glob(".out.jsonl.*.tmp")) and run.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    run.send_signal(signum)
+    _, err = run.communicate(timeout=60)
+    assert b"Traceback" not in err
+    if run.returncode != 0:
+        assert run.returncode == 128 + signum, err
+        assert not target.exists()
+    _no_temporaries(tmp_path)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="read-only directories as root: Linux")
+def test_in_place_in_a_read_only_directory_is_one_clear_line(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (folder / "a.pbn").write_bytes(BROKEN)
+    os.chmod(folder, 0o555)
+    try:
+        if os.geteuid() == 0 and os.access(folder, os.W_OK):
+            pytest.skip("root writes into read-only directories here")
+        run = pbntool_run("fix", "-i", folder / "a.pbn")
+    finally:
+        os.chmod(folder, 0o755)
+    assert run.code == 2, run.err
+    assert "Traceback" not in run.err and "cannot write" in run.err
+    assert (folder / "a.pbn").read_bytes() == BROKEN
