@@ -54,6 +54,8 @@ class Format(StrEnum):
     JSON = "json"
     XML = "xml"
     TEXT = "text"
+    HTML = "html"
+    PDF = "pdf"
 
 
 RecordReader = Callable[[BinaryIO, str], Iterator[Record]]
@@ -139,6 +141,19 @@ SPECS: tuple[FormatSpec, ...] = (
         "hand diagrams (text)",
         (".txt",),
         writer="pbntool.formats.text:TextWriter",
+    ),
+    FormatSpec(
+        Format.HTML,
+        "HTML hand records",
+        (".html", ".htm"),
+        writer="pbntool.formats.html:HtmlWriter",
+    ),
+    FormatSpec(
+        Format.PDF,
+        "PDF hand records",
+        (".pdf",),
+        writer="pbntool.formats.pdf:PdfWriter",
+        binary=True,
     ),
 )
 """Every format, in the order detection breaks ties and help lists them."""
