@@ -122,6 +122,8 @@ def test_wheel_contents(wheel: Path) -> None:
     assert "pbntool/py.typed" in names
     assert "pbntool/formats/pbn/__init__.py" in names
     assert "pbntool/formats/xml/reader.py" in names
+    for template in sorted((REPO / "pbntool" / "formats" / "html" / "templates").glob("*.j2")):
+        assert f"pbntool/formats/html/templates/{template.name}" in names  # render's templates
     assert not any(
         name.startswith(("tests/", "fixtures/", "grammars/", "schemas/")) for name in names
     )

@@ -14,13 +14,13 @@ from typing import Annotated
 import typer
 
 from pbntool import __version__
-from pbntool.cli import convert, dd, dedupe, fix, score, select, show, stats, validate
+from pbntool.cli import convert, dd, dedupe, fix, render, score, select, show, stats, validate
 from pbntool.cli.common import EXIT_CLOSED_PIPE, app, silence_stdout
 from pbntool.text.edit import exit_on_signals
 
 __all__ = ["app", "main"]
 
-COMMANDS = (validate, convert, score, show, fix, select, dedupe, stats, dd)
+COMMANDS = (validate, convert, score, show, fix, select, dedupe, stats, dd, render)
 """The modules whose import registers their command on ``app``."""
 
 

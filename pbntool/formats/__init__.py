@@ -66,6 +66,8 @@ class Format(StrEnum):
     RBN = "rbn"
     RBX = "rbx"
     CSV = "csv"
+    HTML = "html"
+    PDF = "pdf"
 
 
 RecordReader = Callable[[BinaryIO, str], Iterator[Record]]
@@ -224,6 +226,19 @@ SPECS: tuple[FormatSpec, ...] = (
         "CSV (one row per result)",
         (".csv",),
         writer="pbntool.formats.csv:CsvWriter",
+    ),
+    FormatSpec(
+        Format.HTML,
+        "HTML hand records",
+        (".html", ".htm"),
+        writer="pbntool.formats.html:HtmlWriter",
+    ),
+    FormatSpec(
+        Format.PDF,
+        "PDF hand records",
+        (".pdf",),
+        writer="pbntool.formats.pdf:PdfWriter",
+        binary=True,
     ),
 )
 """Every format, in the order detection breaks ties and help lists them."""

@@ -1,0 +1,250 @@
+"""``pbntool render``: hand records people can look at, as one HTML page or a PDF."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import ExitStack
+from dataclasses import replace
+from enum import StrEnum
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from pbntool.cli.common import Report, app, batch_command, iter_batch_records, pipe_safe
+from pbntool.diagnostics import Severity
+from pbntool.formats.html.options import Paper, RenderOptions, SuitColours
+from pbntool.model import Board, Tag
+from pbntool.records import Record, validate_record
+from pbntool.run.batch import BatchOptions, UsageError
+from pbntool.run.outputs import output_stem
+from pbntool.run.tasks import OutputFormat, format_diagnostic
+from pbntool.text.inputs import Input
+
+__all__ = ["render"]
+
+
+class Sheet(StrEnum):
+    """What ``render`` writes."""
+
+    HTML = "html"
+    PDF = "pdf"
+
+
+SHEET_SUFFIX = {Sheet.HTML: ".html", Sheet.PDF: ".pdf"}
+
+
+@app.command()
+@pipe_safe
+@batch_command
+def render(
+    inputs: BatchOptions,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="OUT.html or OUT.pdf (the suffix chooses the format); an existing directory "
+            "(or a path ending in /) gets one sheet per input; stdout (HTML) when absent.",
+        ),
+    ] = None,
+    to: Annotated[
+        Sheet | None,
+        typer.Option("--to", case_sensitive=False, help="html or pdf (default: from -o)."),
+    ] = None,
+    per_page: Annotated[
+        int, typer.Option("--per-page", help="Boards per printed page: 1, 2, 4, 6 or 8.")
+    ] = 1,
+    paper: Annotated[Paper, typer.Option("--paper", case_sensitive=False)] = Paper.A4,
+    colours: Annotated[
+        SuitColours,
+        typer.Option(
+            "--colours",
+            case_sensitive=False,
+            help="two: red hearts and diamonds; four: four colours; plain: no colour.",
+        ),
+    ] = SuitColours.TWO,
+    travellers: Annotated[
+        bool, typer.Option("--travellers", help="Add each board's results (its ScoreTable).")
+    ] = False,
+    dd: Annotated[
+        bool,
+        typer.Option(
+            "--dd",
+            help="Solve the boards that state no double-dummy tricks (needs pbntool[dd]).",
+        ),
+    ] = False,
+    split: Annotated[
+        int | None,
+        typer.Option("--split", help="At most N boards per output file (needs -o)."),
+    ] = None,
+) -> None:
+    """Render boards as printable hand records: compass diagrams, auction, play, double dummy.
+
+    Boards with errors are still drawn from what is known, with a note naming the errors.
+    """
+    sheet = to or _sheet_of(output)
+    try:
+        options = RenderOptions(per_page, paper, colours, travellers)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if split is not None and (split < 1 or not output):
+        raise UsageError("--split needs -o FILE or -o DIR and at least 1 board per file")
+    if sheet is Sheet.PDF:
+        if output is None:
+            raise UsageError("a PDF needs -o OUT.pdf (or -o DIR/)")
+        from pbntool.formats.pdf import PdfUnavailable, check_pdf_support
+
+        try:
+            check_pdf_support()
+        except PdfUnavailable as error:
+            typer.echo(f"pbntool render: {error}", err=True)
+            raise typer.Exit(2) from None
+    if dd:
+        _check_solver()
+    raise typer.Exit(_render_all(inputs, sheet, options, output, split, dd))
+
+
+def _sheet_of(output: str | None) -> Sheet:
+    if output is not None and output.lower().endswith(".pdf"):
+        return Sheet.PDF
+    return Sheet.HTML
+
+
+def _check_solver() -> None:
+    from pbntool.tools.dd.solver import SolverUnavailable, load_solver
+
+    try:
+        load_solver()
+    except SolverUnavailable as error:
+        typer.echo(f"pbntool render --dd: {error}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _is_directory(output: str) -> bool:
+    return output.endswith(("/", "\\")) or Path(output).is_dir()
+
+
+class _Outputs:
+    """Opens the sheets: one stream, one per input under a directory, and ``--split`` parts."""
+
+    def __init__(
+        self,
+        stack: ExitStack,
+        sheet: Sheet,
+        options: RenderOptions,
+        output: str | None,
+        split: int | None,
+    ) -> None:
+        self.stack, self.sheet, self.options = stack, sheet, options
+        self.output, self.split = output, split
+        self.directory = output is not None and _is_directory(output)
+        self.writer: object | None = None
+        self.close_stream: IO[bytes] | IO[str] | None = None
+        self.key: str | None = None
+        self.part = 0
+        self.boards = 0
+
+    def writer_for(self, record: Record) -> object:
+        key = record.file if self.directory else ""
+        full = self.split is not None and self.boards >= self.split
+        if self.writer is None or key != self.key or full:
+            self.part = 0 if key != self.key else self.part
+            self.finish()
+            self.key = key
+            self.part += 1
+            self.writer = self._open(record.file)
+        self.boards += 1
+        return self.writer
+
+    def _open(self, file: str) -> object:
+        from pbntool.formats.html import HtmlWriter
+
+        suffix = SHEET_SUFFIX[self.sheet]
+        if self.output is None:
+            self.close_stream = None
+            return HtmlWriter(sys.stdout, self.options)
+        if self.directory:
+            stem = output_stem(Input(file, None))
+            path = Path(self.output).joinpath(*stem.parts)
+        else:
+            path = Path(self.output)
+            path = path.with_name(path.name.removesuffix(suffix))
+        if self.split is not None:
+            path = path.with_name(f"{path.name}-{self.part:04d}")
+        path = path.with_name(path.name + suffix) if path.suffix != suffix else path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if self.sheet is Sheet.PDF:
+            from pbntool.formats.pdf import PdfWriter
+
+            binary = open(path, "wb")  # noqa: SIM115 - closed by finish
+            self.close_stream = binary
+            return PdfWriter(binary, self.options)
+        text = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed by finish
+        self.close_stream = text
+        return HtmlWriter(text, self.options)
+
+    def finish(self) -> None:
+        if self.writer is not None:
+            self.writer.close()  # type: ignore[attr-defined]
+            self.writer = None
+        if self.close_stream is not None:
+            self.close_stream.close()
+            self.close_stream = None
+        self.boards = 0
+
+
+def _render_all(
+    inputs: BatchOptions,
+    sheet: Sheet,
+    options: RenderOptions,
+    output: str | None,
+    split: int | None,
+    dd: bool,
+) -> int:
+    report = Report(inputs.fail_on)
+    with ExitStack() as stack:
+        outputs = _Outputs(stack, sheet, options, output, split)
+        try:
+            for record in iter_batch_records(inputs, report):
+                found = list(validate_record(record))
+                board = record.board
+                if board is not None:
+                    if dd:
+                        board = _with_double_dummy(board)
+                    writer = outputs.writer_for(record)
+                    writer.write(board, record.file, found)  # type: ignore[attr-defined]
+                report.count(record, found)
+                if not inputs.quiet:
+                    for diagnostic in found:
+                        if diagnostic.severity >= Severity.ERROR:
+                            sys.stderr.write(format_diagnostic(diagnostic, OutputFormat.text))
+            if outputs.writer is None and not outputs.directory:
+                outputs.writer = outputs._open("")  # no boards: still an (empty) sheet
+        finally:
+            outputs.finish()
+    if not inputs.quiet:
+        typer.echo(report.summary(), err=True)
+    return report.exit_code
+
+
+def _with_double_dummy(board: Board) -> Board:
+    """The board with DoubleDummyTricks, OptimumScore and ParContract solved, when it states
+    none and its deal is full (the tags are what the sheet reads)."""
+    from pbntool.tools.dd.boards import board_job
+    from pbntool.tools.dd.solver import analyse
+    from pbntool.tools.dd.tags import TAG_NAMES, double_dummy_tricks, optimum_score, par_contract
+
+    if any(board.tag(name) for name in TAG_NAMES) or any(
+        table.name == "OptimumResultTable" for table in board.tables
+    ):
+        return board
+    job = board_job(board)
+    if isinstance(job, str):
+        return board
+    analysis = analyse(job.masks, job.vulnerability, job.dealer)
+    tags = [Tag("DoubleDummyTricks", double_dummy_tricks(analysis.table))]
+    if analysis.par is not None:
+        tags.append(Tag("OptimumScore", optimum_score(analysis.par)))
+        tags.append(Tag("ParContract", par_contract(analysis.par)))
+    return replace(board, tags=(*board.tags, *tags))
