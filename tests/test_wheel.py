@@ -127,7 +127,7 @@ def test_wheel_contents(wheel: Path) -> None:
     assert not any(
         name.startswith(("tests/", "fixtures/", "grammars/", "schemas/")) for name in names
     )
-    assert "pbntool = pbntool.cli:main" in entry_points
+    assert "pbntool = pbntool.__main__:main" in entry_points
 
 
 PROBE = """
