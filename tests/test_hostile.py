@@ -154,3 +154,26 @@ def test_non_ascii_digits_are_refused_in_every_numeric_tag(tmp_path: Path) -> No
     run = pbntool_run("validate", "--format", "json", write(tmp_path / "digits.pbn", text))
     codes = sorted(json.loads(line)["code"] for line in run.lines)
     assert {"PBN105", "PBN109", "PBN110"} <= set(codes)
+
+
+def test_validate_checks_the_score_against_a_complete_play_without_result(
+    tmp_path: Path,
+) -> None:
+    """No Result tag but all 13 tricks played: the score follows from the play, as ``score``
+    and ``fix`` already derived it; a wrong Score is SCO001 in validate too."""
+    import re
+
+    from pbntool.dev.generate import random_boards
+    from pbntool.formats.pbn.writer import dumps
+
+    for seed in range(40):
+        board = next(iter(random_boards(seed, 1)))
+        if board.play is not None and board.result is not None and board.score is not None:
+            break
+    text = dumps([board])
+    text = re.sub(r'\[Result "[^"]*"\]\r?\n', "", text)
+    text = re.sub(r'\[Score "([^"]*?)(-?\d+)"\]', lambda m: f'[Score "{m.group(1)}12345"]', text)
+    path = write(tmp_path / "a.pbn", text)
+    run = pbntool_run("validate", path)
+    assert run.code == 1, run.text + run.err
+    assert "SCO001" in run.text

@@ -161,13 +161,14 @@ def _check_score(board: Board, outcome: AuctionOutcome | None) -> Iterator[Diagn
             )
         return
     declarer = _final_declarer(board, outcome)
-    result, vulnerability = board.result, board.vulnerability
-    if declarer is None or result is None or vulnerability is None:
+    vulnerability = board.vulnerability
+    if declarer is None or vulnerability is None:
         return
-    if not 0 <= result.tricks <= _FULL_HAND:
+    tricks = _declarer_tricks(board, contract, declarer)
+    if tricks is None or not 0 <= tricks <= _FULL_HAND:
         return
     vulnerable = vulnerability.is_vulnerable(declarer.side)
-    computed = duplicate_score(contract, vulnerable, result.tricks)
+    computed = duplicate_score(contract, vulnerable, tricks)
     if score.side is not None and score.side is not declarer.side:
         computed = -computed
     if score.points != computed:
@@ -176,10 +177,20 @@ def _check_score(board: Board, outcome: AuctionOutcome | None) -> Iterator[Diagn
             stated=_score_text(score, score.points),
             contract=str(contract),
             declarer=declarer.letter,
-            tricks=result.tricks,
+            tricks=tricks,
             vul=", vulnerable" if vulnerable else ", not vulnerable",
             computed=_score_text(score, computed),
         )
+
+
+def _declarer_tricks(board: Board, contract: Contract, declarer: Seat) -> int | None:
+    """The stated Result, else the tricks of a complete play: the one derivation that
+    ``validate``, ``score`` and ``fix`` share (``rules.outcome``)."""
+    if board.result is not None:
+        return board.result.tricks
+    from pbntool.rules.outcome import declarer_tricks_from_play  # play imports this module
+
+    return declarer_tricks_from_play(board, contract, declarer)
 
 
 def _score_text(score: Score, points: int) -> str:
