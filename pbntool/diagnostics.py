@@ -187,7 +187,8 @@ SRC006 = _code(
 SRC007 = _code(
     "SRC007",
     ERROR,
-    "not a bridge record: neither PBN, LIN, JSON nor XML",
+    "not a bridge record: its content matches none of the formats pbntool reads (the --from "
+    "choices in `pbntool validate --help`)",
     "The content of the input matches none of the formats pbntool reads (e.g. a readme "
     "named on the command line); the input is skipped.",
 )
