@@ -7,7 +7,6 @@ A command reads its options, calls the library, renders, and picks the exit code
 from __future__ import annotations
 
 import gc
-import signal
 import sys
 from typing import Annotated
 
@@ -15,7 +14,8 @@ import typer
 
 from pbntool import __version__
 from pbntool.cli import convert, dd, dedupe, fix, render, score, select, show, stats, validate
-from pbntool.cli.common import EXIT_CLOSED_PIPE, app, silence_stdout
+from pbntool.cli.common import app, silence_stdout
+from pbntool.run.report import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED
 from pbntool.text.edit import exit_on_signals
 
 __all__ = ["app", "main"]
@@ -52,4 +52,4 @@ def main() -> None:
         silence_stdout()
         sys.exit(EXIT_CLOSED_PIPE)
     except KeyboardInterrupt:
-        sys.exit(128 + signal.SIGINT)
+        sys.exit(EXIT_INTERRUPTED)

@@ -15,7 +15,6 @@ import functools
 import inspect
 import os
 import re
-import signal
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -30,6 +29,7 @@ from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format, read_input, readable_formats, writable_formats
 from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions, Tally, UsageError
+from pbntool.run.report import EXIT_CLOSED_PIPE, EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE
 from pbntool.run.tasks import OutputFormat, is_unreadable
 from pbntool.run.tasks import select_codes as _select_codes
 from pbntool.text.archives import Limits
@@ -69,8 +69,6 @@ app = typer.Typer(
     add_completion=False,
     help="Read, validate against the Laws, rescore and convert bridge records (PBN, LIN).",
 )
-
-EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
 
 class FailOn(StrEnum):
@@ -122,7 +120,6 @@ class Report:
 
 
 CommandT = TypeVar("CommandT", bound=Callable[..., None])
-EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE
 
 
 def pipe_safe(command: CommandT) -> CommandT:

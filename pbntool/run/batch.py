@@ -27,6 +27,7 @@ from typing import Protocol, TextIO
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
 from pbntool.run.engine import available_cores, open_engine, run_ordered
+from pbntool.run.report import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE
 from pbntool.run.tasks import OUTPUT_CODES, Chunk, Task, finding
 from pbntool.run.units import Planned, plan_input
 from pbntool.text.edit import InputFiles
@@ -41,8 +42,6 @@ __all__ = [
     "Tally",
     "UsageError",
 ]
-
-EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
 
 class UsageError(ValueError):
