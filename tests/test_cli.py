@@ -696,3 +696,37 @@ def test_generated_files_round_trip_through_stdin_and_stdout(tmp_path: Path) -> 
     run = pbntool_run("convert", "--to", "pbn", "-", stdin=text.encode())
     assert (run.code, run.out) == (0, text.encode())
     assert untimed(run.err) == "pbntool: 1 input, 30 boards: 0 errors, 0 warnings, 0 info\n"
+
+
+def test_the_readme_first_command_succeeds() -> None:
+    """The README's first command (less its pip install) exits 0 on a fresh checkout."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    first = readme.split("```sh\n", 1)[1].splitlines()[0]
+    assert first.startswith("pip install -e . && ")
+    repo = Path(__file__).resolve().parent.parent
+    for command in first.removeprefix("pip install -e . && ").split(" && "):
+        words = command.split()
+        assert words[0] == "pbntool"
+        run = pbntool_run(*words[1:], cwd=repo)
+        assert run.code == 0, (command, run.err)
+
+
+def test_no_arguments_list_the_commands_and_exit_0() -> None:
+    run = pbntool_run()
+    assert run.code == 0, run.err
+    assert "validate" in run.text and "convert" in run.text and "render" in run.text
+
+
+def test_help_shows_no_python_types() -> None:
+    for command in ("validate", "convert", "score", "show", "fix", "select", "dd", "render"):
+        run = pbntool_run(command, "--help")
+        assert run.code == 0, run.err
+        assert "<bool>" not in run.text and "<list[" not in run.text, command
+
+
+def test_version_lists_python_and_the_extras() -> None:
+    run = pbntool_run("--version")
+    assert run.code == 0
+    lines = run.lines
+    assert lines[0].startswith("pbntool ") and lines[1].startswith("Python ")
+    assert [line.split()[0] for line in lines[2:]] == ["dask", "dd", "bws", "pdf"]

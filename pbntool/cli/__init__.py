@@ -24,19 +24,56 @@ COMMANDS = (validate, convert, score, show, fix, select, dedupe, stats, dd, rend
 """The modules whose import registers their command on ``app``."""
 
 
+EXTRAS = (
+    ("dask", "distributed", "--engine dask"),
+    ("dd", "endplay", "pbntool dd, render --dd"),
+    ("bws", "access-parser", "Bridgemate .BWS input"),
+    ("pdf", "weasyprint", "render --to pdf"),
+)
+"""The optional extras: (extra, the distribution it installs, what it gives)."""
+
+
+def version_text() -> str:
+    """pbntool's version, Python's, and each optional extra found (looked up in the installed
+    distributions' metadata: nothing is imported)."""
+    from importlib import metadata
+
+    lines = [f"pbntool {__version__}", f"Python {sys.version.split()[0]} ({sys.executable})"]
+    for extra, distribution, gives in EXTRAS:
+        try:
+            found = f"{distribution} {metadata.version(distribution)}"
+        except metadata.PackageNotFoundError:
+            found = f"not installed (pip install 'pbntool[{extra}]')"
+        lines.append(f"{extra:<5} {found}  — {gives}")
+    return "\n".join(lines)
+
+
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"pbntool {__version__}")
+        typer.echo(version_text())
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(invoke_without_command=True)
 def _options(
+    context: typer.Context,
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help="Print the versions of pbntool, Python and the optional extras.",
+        ),
     ] = False,
 ) -> None:
-    """pbntool: read, validate, rescore and convert bridge records."""
+    """pbntool: read, validate, rescore and convert bridge records.
+
+    Run a command with --help for its inputs, options and exit codes.
+    """
+    if context.invoked_subcommand is None:
+        typer.echo(context.get_help())  # no command: the list of commands, not an error
+        raise typer.Exit(0)
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import IO, Annotated, Any, TextIO, TypeVar, cast
 
 import typer
+import typer.core
 
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format, read_input, readable_formats, writable_formats
@@ -64,9 +65,31 @@ __all__ = [
     "write_chunks",
 ]
 
+
+def _readable_metavar(original: Callable[..., str | None]) -> Callable[..., str | None]:
+    """Help shows a flag without a value type (typer prints ``<bool>``) and a repeatable
+    option's value as ``<str>...`` (typer prints ``<list[str]>``)."""
+
+    def metavar(self: Any, ctx: Any) -> str | None:
+        if getattr(self, "is_flag", False) and getattr(self, "metavar", None) is None:
+            return None
+        shown = original(self, ctx)
+        if shown is not None and shown.startswith("<list[") and shown.endswith("]>"):
+            return f"<{shown[6:-2]}>..."
+        return shown
+
+    return metavar
+
+
+typer.core.TyperOption.display_type_rich = _readable_metavar(  # type: ignore[method-assign]
+    typer.core.TyperOption.display_type_rich
+)
+typer.core.TyperArgument.display_type_rich = _readable_metavar(  # type: ignore[method-assign]
+    typer.core.TyperArgument.display_type_rich
+)
+
 app = typer.Typer(
-    no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     help="Read, validate against the Laws, rescore and convert bridge records (PBN, LIN).",
 )
 
@@ -177,6 +200,7 @@ def plural(count: int, noun: str) -> str:
 Paths = Annotated[
     list[str] | None,
     typer.Argument(
+        metavar="PATH",
         help="Files, directories (searched recursively), archives (zip, tar, tar.gz/bz2/xz, "
         "gz), or - for stdin.",
         show_default=False,
@@ -328,7 +352,8 @@ Jobs = Annotated[
 EngineOption = Annotated[
     Engine,
     typer.Option(
-        "--engine", help="local processes, or a Dask cluster (pip install pbntool[dask])."
+        "--engine",
+        help="local processes, or a Dask cluster (the dask extra: pip install 'pbntool\\[dask]').",
     ),
 ]
 Scheduler = Annotated[

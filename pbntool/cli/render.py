@@ -71,7 +71,7 @@ def render(
         bool,
         typer.Option(
             "--dd",
-            help="Solve the boards that state no double-dummy tricks (needs pbntool[dd]).",
+            help="Solve the boards that state no double-dummy tricks (needs pbntool\\[dd]).",
         ),
     ] = False,
     split: Annotated[
