@@ -51,6 +51,11 @@ def _fixed_analysis(
 def stand_in_solver(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(jobs, "analyse", _fixed_analysis)
     monkeypatch.setattr(jobs, "contract_tricks", lambda masks, strain, seat: 9)
+    # dd solves in batches now (DDS's CalcAllTables / SolveAllBoardsBin): stand in there too.
+    monkeypatch.setattr(
+        jobs, "analyse_batch", lambda deals: [_fixed_analysis(*deal) for deal in deals]
+    )
+    monkeypatch.setattr(jobs, "contract_tricks_batch", lambda boards: [9 for _ in boards])
     monkeypatch.setattr("pbntool.cli.dd.load_solver", lambda: None)
     yield
 
