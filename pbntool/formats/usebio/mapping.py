@@ -14,6 +14,7 @@ __all__ = [
     "EVENT_SCORING",
     "KNOWN_EVENT_TYPES",
     "METHOD_SCORING",
+    "SCORE_COLUMNS",
     "TAG_PREFIX",
     "element_of_tag",
     "quote_cell",
@@ -110,3 +111,23 @@ def unquote_cell(element: str) -> str:
     if len(element) >= 2 and element[0] == '"' and element[-1] == '"':
         return element[1:-1].strip()
     return "" if element in ("-", "?") else element
+
+
+SCORE_COLUMNS = (
+    "PairId_NS",
+    "PairId_EW",
+    "Direction",
+    "Contract",
+    "Declarer",
+    "Lead",
+    "Result",
+    "Score_NS",
+    "Score_EW",
+    "MP_NS",
+    "MP_EW",
+    "IMP_NS",
+    "IMP_EW",
+    "Percentage_NS",
+    "Percentage_EW",
+)
+"""The ScoreTable columns of a traveller line, in the order a ScoreTable gives them."""

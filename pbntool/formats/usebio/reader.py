@@ -39,6 +39,7 @@ from pbntool.formats.pbn.values import decode_contract, decode_deal
 from pbntool.formats.pbn.writer import format_deal
 from pbntool.formats.usebio.mapping import (
     KNOWN_EVENT_TYPES,
+    SCORE_COLUMNS,
     TEAM_EVENT_TYPES,
     quote_cell,
     scoring_of,
@@ -691,25 +692,6 @@ def _board_model(
     )
 
 
-_SCORE_COLUMNS = (
-    "PairId_NS",
-    "PairId_EW",
-    "Direction",
-    "Contract",
-    "Declarer",
-    "Lead",
-    "Result",
-    "Score_NS",
-    "Score_EW",
-    "MP_NS",
-    "MP_EW",
-    "IMP_NS",
-    "IMP_EW",
-    "Percentage_NS",
-    "Percentage_EW",
-)
-
-
 def _table(name: str, columns: list[str], rows: list[dict[str, str]]) -> Table:
     table_columns = tuple(TableColumn(column) for column in columns)
     cells = tuple(tuple(quote_cell(row.get(column)) for column in columns) for row in rows)
@@ -719,8 +701,8 @@ def _table(name: str, columns: list[str], rows: list[dict[str, str]]) -> Table:
 
 def _score_table(board: _Board) -> Table:
     present = {name for line in board.lines for name in line.cells}
-    columns = [name for name in _SCORE_COLUMNS if name in present]
-    columns += sorted(present - set(_SCORE_COLUMNS))
+    columns = [name for name in SCORE_COLUMNS if name in present]
+    columns += sorted(present - set(SCORE_COLUMNS))
     return _table("ScoreTable", columns, [line.cells for line in board.lines])
 
 

@@ -20,7 +20,12 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from pbntool.diagnostics import OUT040, Diagnostic
-from pbntool.formats.usebio.mapping import KNOWN_EVENT_TYPES, element_of_tag, unquote_cell
+from pbntool.formats.usebio.mapping import (
+    KNOWN_EVENT_TYPES,
+    SCORE_COLUMNS,
+    element_of_tag,
+    unquote_cell,
+)
 from pbntool.model import Board, CommentKind, Seat, Table
 from pbntool.scoring.duplicate import board_dealer, board_vulnerability
 
@@ -30,27 +35,7 @@ _KEPT_TAGS = frozenset(
     {"Event", "Site", "Date", "Board", "Dealer", "Vulnerable", "Deal", "Scoring"}
 )
 _RESULT_TAGS = frozenset({"Contract", "Declarer", "Result", "Score", "PairNS", "PairEW"})
-_KEPT_SCORE_COLUMNS = frozenset(
-    {
-        "PairId_NS",
-        "PairId_EW",
-        "Direction",
-        "Contract",
-        "Declarer",
-        "Lead",
-        "Result",
-        "Score_NS",
-        "Score_EW",
-        "MP_NS",
-        "MP_EW",
-        "IMP_NS",
-        "IMP_EW",
-        "Percentage_NS",
-        "Percentage_EW",
-        "Multiplicity",
-        "Rank",
-    }
-)
+_KEPT_SCORE_COLUMNS = frozenset({*SCORE_COLUMNS, "Multiplicity", "Rank"})
 """ScoreTable columns written (``Rank`` is the order of the scores: recomputed, not lost)."""
 _KEPT_TOTAL_COLUMNS = frozenset(
     {
