@@ -83,40 +83,8 @@ if TYPE_CHECKING:
     from pbntool.tools import score as event
     from pbntool.tools import select as query
 
-_MODEL_NAMES = [
-    "Action",
-    "Annotation",
-    "Auction",
-    "Bid",
-    "Board",
-    "Call",
-    "Card",
-    "Comment",
-    "CommentKind",
-    "Contract",
-    "Deal",
-    "Doubling",
-    "Hand",
-    "Note",
-    "Play",
-    "Rank",
-    "Result",
-    "Score",
-    "Seat",
-    "SectionEnd",
-    "Side",
-    "Slot",
-    "Strain",
-    "Suit",
-    "Table",
-    "TableColumn",
-    "Tag",
-    "Token",
-    "Vulnerability",
-]
 
 _EXPORTS: dict[str, tuple[str, str | None]] = {
-    **{name: ("pbntool.model", name) for name in _MODEL_NAMES},
     **{
         name: ("pbntool.diagnostics", name)
         for name in ("CATALOGUE", "Code", "Diagnostic", "DiagnosticError", "Severity")
@@ -218,6 +186,13 @@ def __getattr__(name: str) -> object:
         return value
     if name in _ROOMS:
         return importlib.import_module(f"pbntool.{name}")
+    if name in __all__:  # the model's classes (the model imports nothing, so this is cheap)
+        from pbntool import model
+
+        if name in model.__all__:
+            value = getattr(model, name)
+            globals()[name] = value
+            return value
     raise AttributeError(f"module 'pbntool' has no attribute {name!r}")
 
 
