@@ -8,7 +8,6 @@ the output must be the original file byte for byte.  The peak resident memory of
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,21 +15,12 @@ import pytest
 
 from pbntool.dev.generate import random_boards
 from pbntool.formats.pbn.writer import iter_dump
+from tests.resident import run_measured
 
 pytestmark = pytest.mark.slow
 
 SMALL, LARGE = 2_000, 20_000
 MiB = 1 << 20
-
-# A launcher reports its child's own peak (a child forked from the test process would start
-# from the test process's peak).
-LAUNCHER = """
-import os, subprocess, sys
-child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-_, status, usage = os.wait4(child.pid, 0)
-print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
-"""
 
 
 @pytest.fixture(scope="module")
@@ -52,15 +42,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, Pat
 
 def _fix(damaged: Path, out: Path) -> tuple[int, int]:
     command = [sys.executable, "-m", "pbntool", "fix", "-q", str(damaged), "-o", str(out)]
-    done = subprocess.run(
-        [sys.executable, "-I", "-c", LAUNCHER, *command],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=True,
-    )
-    code, kilobytes = done.stdout.split()
-    return int(code), int(kilobytes) * 1024
+    run = run_measured(command, timeout=900)
+    return run.code, run.peak
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB: Linux")

@@ -1,7 +1,7 @@
 """Hostile and broken input (issue 12, second half): bounded, never silent, never a traceback.
 
 Every case runs the real CLI in a subprocess.  The resource bounds are measured as the peak
-resident memory of that process (``os.wait4``, as in ``tests/test_memory.py``) on inputs made
+resident memory of that process (``tests/resident.py``) on inputs made
 small by setting the limit low by option, so that the suite stays fast; without the bound
 the same inputs cost memory in proportion to their size.
 """
@@ -13,7 +13,6 @@ import os
 import random
 import signal
 import subprocess
-import tempfile
 import time
 import zipfile
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.resident import default_env, run_measured
 from tests.test_cli import DEAL, MODULE, pbntool_run
 
 MiB = 1 << 20
@@ -40,17 +40,8 @@ class Measured:
 def measured(*args: str | Path) -> Measured:
     """Run the CLI and measure its peak resident memory; ``err`` holds stdout (the findings
     of ``validate``) and stderr."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1"}
-    with tempfile.TemporaryFile() as out:
-        process = subprocess.Popen(
-            [*MODULE, *map(str, args)], stdout=out, stderr=subprocess.PIPE, env=env
-        )
-        assert process.stderr is not None
-        err = process.stderr.read().decode("utf-8")
-        _, status, usage = os.wait4(process.pid, 0)
-        out.seek(0)
-        text = out.read().decode("utf-8") + err
-    return Measured(os.waitstatus_to_exitcode(status), text, usage.ru_maxrss * 1024)
+    run = run_measured([*MODULE, *map(str, args)], env=default_env())
+    return Measured(run.code, run.stdout + run.stderr, run.peak)
 
 
 def codes(err: str) -> list[str]:

@@ -23,6 +23,7 @@ from pbntool.dev.generate import random_boards
 from pbntool.formats import pbn
 from pbntool.formats.pbn.writer import dumps, iter_dump
 from pbntool.records import validate_record
+from tests.resident import run_measured
 
 pytestmark = pytest.mark.slow
 
@@ -91,29 +92,10 @@ def pbntool_command() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "pbntool"]
 
 
-# Linux keeps a process's peak RSS across exec, and a child forked (or vforked) from this
-# test process starts from this process's own peak, which after the corpus tests can be
-# hundreds of megabytes.  So a small launcher starts pbntool and reports its child's peak.
-LAUNCHER = """
-import os, subprocess, sys
-child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-_, status, usage = os.wait4(child.pid, 0)
-print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
-"""
-
-
 def peak_rss(arguments: list[str]) -> tuple[int, int]:
     """(exit code, peak resident set size in bytes) of a ``pbntool`` run."""
-    done = subprocess.run(
-        [sys.executable, "-I", "-c", LAUNCHER, *pbntool_command(), *arguments],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    code, kilobytes = done.stdout.split()
-    return int(code), int(kilobytes) * 1024  # ru_maxrss is in kilobytes on Linux
+    run = run_measured([*pbntool_command(), *arguments])
+    return run.code, run.peak
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB: Linux")
