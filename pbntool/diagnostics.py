@@ -18,11 +18,14 @@ from typing import Any
 
 __all__ = [
     "CATALOGUE",
+    "OUTPUT_CODES",
+    "UNREAD_CODES",
     "Code",
     "Diagnostic",
     "DiagnosticError",
     "Path",
     "Severity",
+    "is_unreadable",
     "printable",
 ]
 
@@ -112,6 +115,21 @@ class DiagnosticError(ValueError):
         first = self.diagnostics[0] if self.diagnostics else None
         more = f" (and {len(self.diagnostics) - 1} more)" if len(self.diagnostics) > 1 else ""
         super().__init__(f"{first}{more}" if first else "invalid input")
+
+
+UNREAD_CODES = frozenset(
+    {"SRC003", "INT001", "ARC001", "ARC002", "ARC003", "ARC005", "ARC006", "BWS001"}
+)
+"""Codes that, at no line, mean an input (or the rest of one) could not be read: exit 2."""
+OUTPUT_CODES = frozenset({"ARC007"})
+"""Codes that mean an output was not written: exit 2."""
+
+
+def is_unreadable(diagnostic: Diagnostic) -> bool:
+    """Whether the diagnostic means data was not read (or not written): exit code 2."""
+    if diagnostic.code in OUTPUT_CODES:
+        return True
+    return diagnostic.code in UNREAD_CODES and diagnostic.line in (None, 0)
 
 
 @dataclass(frozen=True, slots=True)

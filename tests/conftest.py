@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pbntool.run.tasks import UNREAD_CODES
+from pbntool.diagnostics import UNREAD_CODES
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"

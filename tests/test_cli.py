@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
 import pbntool
 from pbntool.dev.generate import random_boards
@@ -46,7 +47,7 @@ def untimed(err: str) -> str:
 
 SUMMARY = re.compile(
     r"^pbntool: \d+ inputs?, \d+ boards?: \d+ errors?, \d+ warnings?, \d+ info(, \d+ unreadable)?"
-    r" in \d+\.\d\d s(\npbntool: .*)*$"
+    r" in \d+\.\d\d s(\n(pbntool: |  (error|warning|info) +[A-Z]{3}\d{3} ).*|\n  … and .*)*$"
 )
 DEAL = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
 
@@ -246,7 +247,8 @@ def test_missing_path_is_reported_and_the_others_are_still_checked(tmp_path: Pat
     ]
     assert untimed(run.err) == (
         "pbntool: 3 inputs, 2 boards: 2 errors, 0 warnings, 0 info, 1 unreadable\n"
-        "pbntool: errors by code: AUC001 1, SRC003 1\n"
+        "  error   AUC001  1  A bid not higher than the previous bid (without `^I`).\n"
+        "  error   SRC003  1  The file or directory could not be opened or read.\n"
     )
 
 
@@ -342,7 +344,7 @@ def test_summary_goes_to_stderr_only(tmp_path: Path) -> None:
         assert not any(line.startswith("pbntool:") for line in run.lines)
         assert untimed(run.err).splitlines() == [
             "pbntool: 1 input, 1 board: 1 error, 0 warnings, 0 info",
-            "pbntool: errors by code: AUC001 1",
+            "  error   AUC001  1  A bid not higher than the previous bid (without `^I`).",
         ]
         assert SUMMARY.match(run.err.strip())
     quiet = pbntool_run("validate", "-q", "bad.pbn", cwd=tmp_path)
@@ -731,3 +733,35 @@ def test_version_lists_python_and_the_extras() -> None:
     lines = run.lines
     assert lines[0].startswith("pbntool ") and lines[1].startswith("Python ")
     assert [line.split()[0] for line in lines[2:]] == ["dask", "dd", "bws", "pdf"]
+
+
+def test_the_summary_is_a_short_table_of_the_top_codes_and_json_has_them_all(
+    tmp_path: Path,
+) -> None:
+    """Many kinds of findings: the summary lists the most frequent few, worst first, each row
+    short and aligned, then how many codes are left out; --summary-json lists every code."""
+    from pbntool.run.report import TOP_CODES
+
+    files = sorted(CORPUS.rglob("*.pbn"))[::10] if CORPUS.is_dir() else []
+    if not files:
+        pytest.skip("the corpus is absent")
+    listing = tmp_path / "files.txt"
+    listing.write_text("\n".join(map(str, files)) + "\n")
+    run = pbntool_run("validate", "-q", "-j", "1", "--files-from", str(listing))
+    text = pbntool_run("validate", "-j", "1", "--files-from", str(listing)).err.splitlines()
+    found = pbntool_run("validate", "-j", "1", "--summary-json", "--files-from", str(listing))
+    summary = json.loads(found.err)
+    all_codes = {code for codes in summary["by_code"].values() for code in codes}
+    assert run.code == found.code
+    assert len(all_codes) > TOP_CODES, "the sample must have more codes than the table shows"
+    rows = [line for line in text if line.startswith("  ") and not line.startswith("  …")]
+    assert len(rows) == TOP_CODES
+    assert all(len(line) <= 100 for line in text), max(text, key=len)
+    left_out = len(all_codes) - TOP_CODES
+    assert text[-1].startswith(f"  … and {left_out} code{'s' * (left_out != 1)} more ("), text
+    ranks = {"error": 0, "warning": 1, "info": 2}
+    order = [(ranks[row.split()[0]], -int(row.split()[2])) for row in rows]
+    assert order == sorted(order), rows
+    for row in rows:
+        label, code, count = row.split()[:3]
+        assert summary["by_code"][label][code] == int(count)

@@ -16,10 +16,8 @@ import inspect
 import os
 import re
 import sys
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import IO, Annotated, Any, TextIO, TypeVar, cast
 
@@ -29,9 +27,15 @@ import typer.core
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format, read_input, readable_formats, writable_formats
 from pbntool.records import Record
-from pbntool.run.batch import Batch, BatchOptions, Tally, UsageError
-from pbntool.run.report import EXIT_CLOSED_PIPE, EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE
-from pbntool.run.tasks import OutputFormat, is_unreadable
+from pbntool.run.batch import Batch, BatchOptions, UsageError
+from pbntool.run.report import (
+    EXIT_CLOSED_PIPE,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    Tally,
+)
+from pbntool.run.tasks import OutputFormat
 from pbntool.run.tasks import select_codes as _select_codes
 from pbntool.text.archives import Limits
 from pbntool.text.edit import InputFiles, WriteRefused, atomic_write, write_error
@@ -48,7 +52,6 @@ __all__ = [
     "FromOption",
     "OutputFormat",
     "Paths",
-    "Report",
     "ToOption",
     "app",
     "batch_command",
@@ -104,42 +107,6 @@ class FailOn(StrEnum):
     @property
     def severity(self) -> Severity:
         return Severity[self.name.upper()]
-
-
-@dataclass
-class Report:
-    """Counts what was read and found; owns the exit code and the summary line."""
-
-    fail_on: Severity = Severity.ERROR
-    inputs: int = 0
-    boards: int = 0
-    by_severity: Counter[Severity] = field(default_factory=Counter)
-    unreadable: int = 0
-    tally: Tally = field(default_factory=Tally)
-    """The same counts as a batch keeps, for the same summary lines."""
-
-    def count(self, record: Record, diagnostics: Iterable[Diagnostic]) -> None:
-        if record.board is not None:
-            self.boards += 1
-        for diagnostic in diagnostics:
-            self.by_severity[diagnostic.severity] += 1
-            self.tally.by_code[diagnostic.code, int(diagnostic.severity)] += 1
-            if is_unreadable(diagnostic):
-                self.unreadable += 1
-
-    @property
-    def exit_code(self) -> int:
-        if self.unreadable:
-            return EXIT_UNREADABLE
-        failing = sum(n for severity, n in self.by_severity.items() if severity >= self.fail_on)
-        return EXIT_FINDINGS if failing else EXIT_OK
-
-    def summary(self) -> str:
-        """The summary lines of a batch run (counts and time, then findings by code)."""
-        tally = self.tally
-        tally.inputs, tally.boards, tally.unreadable = self.inputs, self.boards, self.unreadable
-        tally.by_severity = Counter({int(s): n for s, n in self.by_severity.items()})
-        return "\n".join(tally.summary_lines())
 
 
 CommandT = TypeVar("CommandT", bound=Callable[..., None])
@@ -252,14 +219,14 @@ ToOption = Annotated[
 """``--to`` of the commands that write boards (the formats with a writer)."""
 
 
-def iter_records(paths: list[str], report: Report, form: Format | None = None) -> Iterator[Record]:
+def iter_records(paths: list[str], report: Tally, form: Format | None = None) -> Iterator[Record]:
     """The records of every input, in order; ``form`` forces the input format."""
     for source in iter_inputs(paths):
         report.inputs += 1
         yield from read_input(source, form)
 
 
-def iter_batch_records(inputs: BatchOptions, report: Report) -> Iterator[Record]:
+def iter_batch_records(inputs: BatchOptions, report: Tally) -> Iterator[Record]:
     """The records of a batch's inputs read in this process, in order (for commands that need
     every record in one place: event scoring, LIN output); archives, ``--include``,
     ``--exclude`` and ``--files-from`` apply as in parallel runs."""

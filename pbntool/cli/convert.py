@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 
 from pbntool.cli.common import (
-    Report,
     ToOption,
     app,
     batch_command,
@@ -31,6 +30,7 @@ from pbntool.run.outputs import (
     FileDestination,
     StreamDestination,
 )
+from pbntool.run.report import Tally
 from pbntool.run.tasks import ConvertTask, OutputFormat, format_diagnostic
 from pbntool.text.edit import InputFiles
 
@@ -113,7 +113,7 @@ def _convert_in_one_process(
     inputs: BatchOptions, to: Format, output: str | None, check: bool
 ) -> int:
     """Every record through one writer in this process (writers that are no FragmentWriter)."""
-    report = Report(inputs.fail_on)
+    report = Tally(inputs.fail_on)
     with ExitStack() as stack:
         stream = open_output(stack, output, inputs.input_files(), binary=spec_of(to).binary)
         writer = open_writer(to, stream)
@@ -132,4 +132,4 @@ def _convert_in_one_process(
         stream.flush()
     if not inputs.quiet:
         typer.echo(report.summary(), err=True)
-    return report.exit_code
+    return report.exit_code()

@@ -16,7 +16,6 @@ from pbntool.cli.common import (
     FromOption,
     OutputFormat,
     Paths,
-    Report,
     app,
     iter_records,
     pipe_safe,
@@ -28,6 +27,7 @@ from pbntool.formats import SNIFF_BYTES, Format, detect_format
 from pbntool.model import Contract, Seat
 from pbntool.records import Record
 from pbntool.run.guard import guarded
+from pbntool.run.report import Tally
 from pbntool.text.edit import InputFiles, atomic_write, locked_in_place, plain_file_problem
 from pbntool.text.inputs import Input, iter_inputs
 from pbntool.tools.dd import (
@@ -100,7 +100,7 @@ def dd(
     except SolverUnavailable as error:
         typer.echo(f"pbntool dd: {error}", err=True)
         raise typer.Exit(EXIT_UNREADABLE) from None
-    report = Report()
+    report = Tally()
     if fill:
         _fill(paths, jobs, force, in_place, output, report, quiet)
     elif contract is not None:
@@ -109,7 +109,7 @@ def dd(
         _contracts(paths, source_format, jobs, wanted, seats, output_format, report, quiet)
     else:
         _analyse(paths, source_format, jobs, check, output_format, report, quiet)
-    raise typer.Exit(report.exit_code)
+    raise typer.Exit(report.exit_code())
 
 
 def _usage(message: str) -> None:
@@ -164,7 +164,7 @@ def _analyse(
     jobs: int,
     check: bool,
     output_format: OutputFormat,
-    report: Report,
+    report: Tally,
     quiet: bool,
 ) -> None:
     """Print each board's table and par, or (``check``) what its tags get wrong."""
@@ -221,7 +221,7 @@ def _contracts(
     contract: Contract,
     seats: tuple[Seat, ...],
     output_format: OutputFormat,
-    report: Report,
+    report: Tally,
     quiet: bool,
 ) -> None:
     """For each board and declarer: the contract's tricks double dummy, and its score."""
@@ -256,7 +256,7 @@ def _fill(
     force: bool,
     in_place: bool,
     output: str | None,
-    report: Report,
+    report: Tally,
     quiet: bool,
 ) -> None:
     """Write the tags into each PBN input: to stdout, ``--output`` or the file itself."""
@@ -294,7 +294,7 @@ def _fill_one(
     in_place: bool,
     output: str | None,
     files: InputFiles,
-    report: Report,
+    report: Tally,
     quiet: bool,
 ) -> tuple[int, int]:
     """Fill one input; returns the boards filled and those already annotated."""
@@ -327,7 +327,7 @@ def _input_problem(name: str, reason: str) -> Diagnostic:
     return Diagnostic(found.code, found.severity, found.message, name)
 
 
-def _not_pbn(name: str, form: Format | None, report: Report, quiet: bool) -> None:
+def _not_pbn(name: str, form: Format | None, report: Tally, quiet: bool) -> None:
     note = DDA008.at(form=form.value.upper() if form is not None else "unrecognised")
     placed = Diagnostic(note.code, note.severity, note.message, name, 1, 1)
     report.count(Record(None, (placed,), name, 1), [placed])

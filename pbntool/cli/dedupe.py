@@ -11,7 +11,6 @@ import typer
 
 from pbntool.cli.common import (
     OutputFormat,
-    Report,
     ToOption,
     app,
     batch_command,
@@ -26,6 +25,7 @@ from pbntool.formats import Format, spec_of
 from pbntool.formats.writing import open_writer
 from pbntool.run.batch import BatchOptions
 from pbntool.run.guard import guarded
+from pbntool.run.report import Tally
 from pbntool.tools.dedupe import DuplicateIndex, GroupKind, occurrence_of
 
 __all__ = ["dedupe"]
@@ -67,7 +67,7 @@ def dedupe(
     --drop writes them through.
     """
     quiet = inputs.quiet
-    report = Report(inputs.fail_on)
+    report = Tally(inputs.fail_on)
     index = DuplicateIndex(by_result=keep_tables)
     dropped = 0
     with ExitStack() as stack:
@@ -105,7 +105,7 @@ def dedupe(
         out.flush()
     if not quiet:
         typer.echo(f"{report.summary()}; {_findings(index, dropped if drop else None)}", err=True)
-    raise typer.Exit(report.exit_code)
+    raise typer.Exit(report.exit_code())
 
 
 def _findings(index: DuplicateIndex, dropped: int | None) -> str:

@@ -20,18 +20,15 @@ from typing import TYPE_CHECKING, Annotated, BinaryIO
 import typer
 
 from pbntool.cli.common import (
-    EXIT_FINDINGS,
-    EXIT_OK,
-    EXIT_UNREADABLE,
     OutputFormat,
     Paths,
     app,
     pipe_safe,
-    plural,
     print_diagnostic,
 )
 from pbntool.diagnostics import ARC007, Diagnostic
 from pbntool.formats import read_input
+from pbntool.run.report import Tally
 from pbntool.text.edit import (
     InputFiles,
     WriteRefused,
@@ -58,36 +55,6 @@ SkipOption = Annotated[
     list[str] | None,
     typer.Option(help="Do not change these tags (repeatable, comma-separated)."),
 ]
-
-
-@dataclass
-class _Tally:
-    """What the run did, for the summary line and the exit code."""
-
-    inputs: int = 0
-    boards: int = 0
-    changes: int = 0
-    changed_inputs: int = 0
-    refused: int = 0
-    failed: int = 0
-    """Inputs that could not be read, or were written nowhere because of a problem."""
-    errors: int = 0
-
-    def add(self, result: FixResult) -> None:
-        self.boards += result.boards
-        self.changes += result.changes
-        self.changed_inputs += result.changed
-        self.refused += result.refused
-        self.failed += result.failed
-        self.errors += result.errors
-
-    def summary(self) -> str:
-        refused = f", {self.refused} not made" if self.refused else ""
-        changed = plural(self.changed_inputs, "input")
-        return (
-            f"pbntool: {plural(self.inputs, 'input')}, {plural(self.boards, 'board')}: "
-            f"{plural(self.changes, 'change')} in {changed}{refused}"
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,22 +134,21 @@ def fix(
     checking = (dry_run or diff) and not in_place and output is None
     # Changes are listed on stdout unless the fixed text or the diff goes there.
     listed = sys.stderr if plan.to_stdout or diff else sys.stdout
-    tally = _Tally()
+    tally = Tally(fixing=True, changes_fail=checking)
 
     def report(diagnostic: Diagnostic) -> None:
         print_diagnostic(diagnostic, output_format, listed)
+        tally.count_diagnostic(diagnostic)
 
     for source in sources:
         tally.inputs += 1
-        tally.add(_fix_one(source, options, plan, report))
+        result = _fix_one(source, options, plan, report)
+        tally.boards += result.boards
+        tally.changes += result.changes
+        tally.changed_inputs += result.changed
+        tally.refused += result.refused
     listed.flush()
-    if not quiet:
-        typer.echo(tally.summary(), err=True)
-    if tally.failed:
-        raise typer.Exit(EXIT_UNREADABLE)
-    if tally.errors or (checking and tally.changes):
-        raise typer.Exit(EXIT_FINDINGS)
-    raise typer.Exit(EXIT_OK)
+    raise typer.Exit(tally.finish(sys.stderr, quiet=quiet))
 
 
 def _chosen_tags(only: list[str] | None, skip: list[str] | None) -> frozenset[str]:

@@ -11,13 +11,14 @@ from typing import IO, Annotated
 
 import typer
 
-from pbntool.cli.common import Report, app, batch_command, iter_batch_records, pipe_safe
+from pbntool.cli.common import app, batch_command, iter_batch_records, pipe_safe
 from pbntool.diagnostics import Severity
 from pbntool.formats.html.options import Paper, RenderOptions, SuitColours
 from pbntool.model import Board, Tag
 from pbntool.records import Record, validate_record
 from pbntool.run.batch import BatchOptions, UsageError
 from pbntool.run.outputs import output_stem
+from pbntool.run.report import Tally
 from pbntool.run.tasks import OutputFormat, format_diagnostic
 from pbntool.text.inputs import Input
 
@@ -202,7 +203,7 @@ def _render_all(
     split: int | None,
     dd: bool,
 ) -> int:
-    report = Report(inputs.fail_on)
+    report = Tally(inputs.fail_on)
     with ExitStack() as stack:
         outputs = _Outputs(stack, sheet, options, output, split)
         try:
@@ -225,7 +226,7 @@ def _render_all(
             outputs.finish()
     if not inputs.quiet:
         typer.echo(report.summary(), err=True)
-    return report.exit_code
+    return report.exit_code()
 
 
 def _with_double_dummy(board: Board) -> Board:

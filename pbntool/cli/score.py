@@ -17,7 +17,6 @@ import typer
 
 from pbntool.cli.common import (
     OutputFormat,
-    Report,
     app,
     batch_command,
     iter_batch_records,
@@ -31,6 +30,7 @@ from pbntool.formats.pbn.dialects import apply_dialect
 from pbntool.formats.pbn.writer import PbnWriter
 from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions
+from pbntool.run.report import Tally
 from pbntool.run.tasks import ScoreTask
 from pbntool.scoring.comparison import CrossAverage
 from pbntool.scoring.matchpoints import MatchpointScale
@@ -65,7 +65,7 @@ class _Io:
     inputs: BatchOptions
     output_format: ScoreFormat
     out: TextIO
-    report: Report
+    report: Tally
     quiet: bool
     dialect: str | None = None
 
@@ -189,7 +189,7 @@ def score(
             cross=_CROSS[cross],
         )
     vp_scale = _vp_scale(vp)
-    report = Report(inputs.fail_on)
+    report = Tally(inputs.fail_on)
     quiet = inputs.quiet
     with ExitStack() as stack:
         out = open_text_output(stack, output, inputs.input_files())
@@ -203,7 +203,7 @@ def score(
         out.flush()
     if not quiet:
         typer.echo(report.summary(), err=True)
-    raise typer.Exit(report.exit_code)
+    raise typer.Exit(report.exit_code())
 
 
 def _parallel_listing(inputs: BatchOptions, output_format: ScoreFormat) -> None:
@@ -369,7 +369,7 @@ def _check(io: _Io, options: CheckOptions) -> None:
     form = OutputFormat.json if io.output_format is ScoreFormat.json else OutputFormat.text
     for diagnostic in found.diagnostics:
         print_diagnostic(diagnostic, form, io.out)
-        io.report.by_severity[diagnostic.severity] += 1
+        io.report.count_diagnostic(diagnostic)
     if not io.quiet:
         for summary in found.summaries:
             if summary.checked:

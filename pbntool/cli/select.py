@@ -13,7 +13,6 @@ import typer
 from pbntool.cli.common import (
     EXIT_UNREADABLE,
     OutputFormat,
-    Report,
     ToOption,
     app,
     batch_command,
@@ -29,6 +28,7 @@ from pbntool.formats.writing import BoardWriter, open_writer, writes_fragments
 from pbntool.run.batch import Batch, BatchOptions
 from pbntool.run.guard import guarded
 from pbntool.run.outputs import StreamDestination
+from pbntool.run.report import Tally
 from pbntool.run.tasks import Chunk, SelectTask
 from pbntool.tools.select import QueryError, compile_query, parse_board_ranges
 from pbntool.tools.select.selection import Selection
@@ -127,7 +127,7 @@ def _select_in_one_process(
 ) -> int:
     """Every record read and written in this process, through one writer per output."""
     quiet = inputs.quiet
-    report = Report(inputs.fail_on)
+    report = Tally(inputs.fail_on)
     chosen = rejected = 0
     with ExitStack() as stack:
         files = inputs.input_files()
@@ -160,7 +160,7 @@ def _select_in_one_process(
     if not quiet:
         kept = f"{chosen} selected" + (f", {rejected} rejected" if rejects is not None else "")
         typer.echo(f"{report.summary()}; {kept}", err=True)
-    return report.exit_code
+    return report.exit_code()
 
 
 def _selected_ends(chunk: Chunk) -> list[int]:

@@ -12,7 +12,6 @@ from pbntool.cli.common import (
     EXIT_OK,
     EXIT_UNREADABLE,
     OutputFormat,
-    Report,
     app,
     iter_records,
     pipe_safe,
@@ -20,6 +19,7 @@ from pbntool.cli.common import (
 )
 from pbntool.diagnostics import Severity
 from pbntool.formats.text.diagram import render_board
+from pbntool.run.report import Tally
 
 __all__ = ["show"]
 
@@ -39,7 +39,7 @@ def show(
     ] = False,
 ) -> None:
     """Print boards as hand diagrams with the auction, contract, result and play."""
-    report = Report()
+    report = Tally()
     shown = 0
     for record in iter_records([path], report):
         report.count(record, record.diagnostics)

@@ -1,24 +1,15 @@
 """Running a command over many inputs: planning, the engine, counting, the summary, exit codes.
 
 ``Batch(options, task)`` is iterated by a command: it yields ``(input, chunk)`` in input order
-— the rendered output of consecutive records — while it counts what it yields.  It stops early
-at ``max_errors``.  Then ``finish`` prints the summary (text or JSON, on stderr) and returns
-the exit code:
-
-- 0: nothing at or above ``fail_on``;
-- 1: findings at or above ``fail_on`` (default: errors), or ``max_errors`` reached;
-- 2: usage errors (raised before any work), or an input (or part of one) that could not be
-  read — missing, unreadable, a corrupt archive, a bomb — or an output not written;
-- 141 when stdout is closed early (``| head``), 130 on Ctrl-C (see ``pbntool.cli``).
+— the rendered output of consecutive records — while it counts what it yields in its
+``Tally`` (``pbntool.run.report``, the one owner of counts, summary and exit code).  It stops
+early at ``max_errors``.  Then ``finish`` prints the summary and returns the exit code.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
-import time
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,8 +18,8 @@ from typing import Protocol, TextIO
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
 from pbntool.run.engine import available_cores, open_engine, run_ordered
-from pbntool.run.report import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE
-from pbntool.run.tasks import OUTPUT_CODES, Chunk, Task, finding
+from pbntool.run.report import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Tally
+from pbntool.run.tasks import Chunk, Task, finding
 from pbntool.run.units import Planned, plan_input
 from pbntool.text.edit import InputFiles
 from pbntool.text.inputs import Input, Selection, iter_inputs, read_path_list
@@ -110,97 +101,6 @@ class BatchOptions:
         return min(self.jobs, available_cores()) if self.jobs else available_cores()
 
 
-@dataclass
-class Tally:
-    """What was read and found, as the output was written."""
-
-    inputs: int = 0
-    records: int = 0
-    boards: int = 0
-    by_severity: Counter[int] = field(default_factory=Counter)
-    by_code: Counter[tuple[str, int]] = field(default_factory=Counter)
-    unreadable: int = 0
-    unwritten: int = 0
-    """Outputs refused (ARC007)."""
-    stopped: bool = False
-    started: float = field(default_factory=time.perf_counter)
-
-    def add(self, chunk: Chunk) -> None:
-        self.records += chunk.records
-        self.boards += chunk.boards
-        for code, severity, unread in chunk.findings:
-            self.by_severity[severity] += 1
-            self.by_code[code, severity] += 1
-            if unread and code in OUTPUT_CODES:
-                self.unwritten += 1
-            elif unread:
-                self.unreadable += 1
-
-    def count(self, severity: Severity) -> int:
-        return self.by_severity[int(severity)]
-
-    def exit_code(self, fail_on: Severity) -> int:
-        if self.unreadable or self.unwritten:
-            return EXIT_UNREADABLE
-        failing = sum(n for severity, n in self.by_severity.items() if severity >= fail_on)
-        return EXIT_FINDINGS if failing or self.stopped else EXIT_OK
-
-    @property
-    def seconds(self) -> float:
-        return time.perf_counter() - self.started
-
-    def summary_lines(self) -> list[str]:
-        counts = ", ".join(
-            _plural(self.count(severity), severity.label)
-            for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO)
-        )
-        unreadable = f", {self.unreadable} unreadable" if self.unreadable else ""
-        if self.unwritten:
-            unreadable += f", {self.unwritten} not written"
-        lines = [
-            f"pbntool: {_plural(self.inputs, 'input')}, {_plural(self.boards, 'board')}: "
-            f"{counts}{unreadable} in {self.seconds:.2f} s"
-        ]
-        parts = []
-        for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
-            codes = sorted((c, n) for (c, s), n in self.by_code.items() if s == severity)
-            if codes:
-                listed = ", ".join(f"{code} {count}" for code, count in codes)
-                parts.append(f"{severity.label}s by code: {listed}")
-        if parts:
-            lines.append("pbntool: " + "; ".join(parts).replace("infos", "info"))
-        if self.stopped:
-            lines.append(
-                f"pbntool: stopped after {self.count(Severity.ERROR)} errors (--max-errors)"
-            )
-        return lines
-
-    def summary_json(self, fail_on: Severity) -> str:
-        by_code: dict[str, dict[str, int]] = {}
-        for (code, severity), count in sorted(self.by_code.items()):
-            by_code.setdefault(Severity(severity).label, {})[code] = count
-        return json.dumps(
-            {
-                "inputs": self.inputs,
-                "records": self.records,
-                "boards": self.boards,
-                "errors": self.count(Severity.ERROR),
-                "warnings": self.count(Severity.WARNING),
-                "info": self.count(Severity.INFO),
-                "unreadable": self.unreadable,
-                "not_written": self.unwritten,
-                "by_code": by_code,
-                "stopped": self.stopped,
-                "seconds": round(self.seconds, 3),
-                "exit_code": self.exit_code(fail_on),
-            }
-        )
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 or noun == "info" else "s")
-
-
 class Batch:
     """Every input of ``options``, planned, run on the engine and yielded in order."""
 
@@ -208,7 +108,7 @@ class Batch:
         options.check()
         self.options = options
         self.task = task
-        self.tally = Tally()
+        self.tally = Tally(fail_on=options.fail_on)
         self._progress: _ProgressLike | None = None
 
     def __iter__(self) -> Iterator[tuple[Input, Chunk]]:
@@ -239,7 +139,7 @@ class Batch:
 
     def _reached_max_errors(self) -> bool:
         limit = self.options.max_errors
-        return limit is not None and self.tally.count(Severity.ERROR) >= limit
+        return limit is not None and self.tally.severity_count(Severity.ERROR) >= limit
 
     def _plans(self, local: bool) -> Iterator[Planned]:
         for source in self._inputs():
@@ -256,14 +156,9 @@ class Batch:
 
     def finish(self, stream: TextIO | None = None) -> int:
         """Print the summary (unless quiet) and return the exit code."""
-        out = sys.stderr if stream is None else stream
         options = self.options
-        if options.summary_json:
-            out.write(self.tally.summary_json(options.fail_on) + "\n")
-        elif not options.quiet:
-            out.write("\n".join(self.tally.summary_lines()) + "\n")
-        out.flush()
-        return self.tally.exit_code(options.fail_on)
+        out = sys.stderr if stream is None else stream
+        return self.tally.finish(out, quiet=options.quiet, as_json=options.summary_json)
 
 
 def listed_paths(files_from: str) -> Iterator[str]:

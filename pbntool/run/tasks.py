@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from pbntool.diagnostics import Diagnostic, Severity
+from pbntool.diagnostics import Diagnostic, Severity, is_unreadable
 from pbntool.formats import Format
 from pbntool.records import Record, validate_record
 
@@ -44,19 +44,6 @@ __all__ = [
 
 Finding = tuple[str, int, bool]
 """A counted diagnostic: (code, severity, whether it means an input was not read)."""
-
-UNREAD_CODES = frozenset(
-    {"SRC003", "INT001", "ARC001", "ARC002", "ARC003", "ARC005", "ARC006", "BWS001"}
-)
-"""Codes that, at no line, mean an input (or the rest of one) could not be read: exit 2."""
-OUTPUT_CODES = frozenset({"ARC007"})
-
-
-def is_unreadable(diagnostic: Diagnostic) -> bool:
-    """Whether the diagnostic means data was not read (or not written): exit code 2."""
-    if diagnostic.code in OUTPUT_CODES:
-        return True
-    return diagnostic.code in UNREAD_CODES and diagnostic.line in (None, 0)
 
 
 def finding(diagnostic: Diagnostic) -> Finding:

@@ -25,7 +25,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import BinaryIO, Protocol
 
-from pbntool.diagnostics import FIX012, INT001, SRC003, SRC007, Diagnostic, Severity
+from pbntool.diagnostics import (
+    FIX012,
+    INT001,
+    SRC003,
+    SRC007,
+    Diagnostic,
+    Severity,
+    is_unreadable,
+)
 from pbntool.formats import Format, detect_format, load, spec_of
 from pbntool.tools.fix.derive import VALUE_TAGS, ValueFix, derive_fixes
 from pbntool.tools.fix.event import (
@@ -95,7 +103,7 @@ class FixResult:
     errors: int = 0
     """Error findings: an input fix does not edit (FIX012), or of no known format."""
     failed: int = 0
-    """Inputs that could not be read (SRC003) or that a bug stopped (INT001)."""
+    """Inputs (or parts of one) not read, or a bug stopped (INT001), or output not written."""
     fixed: bool = True
     """False when the input was not fixed at all (unreadable, or not PBN)."""
     report: Report | None = field(default=None, repr=False, compare=False)
@@ -109,7 +117,7 @@ class FixResult:
         """Count a finding and pass it on (or keep it)."""
         if diagnostic.code == "FIX011":
             self.refused += 1
-        if diagnostic.code in ("SRC003", "INT001", "ARC007"):
+        if is_unreadable(diagnostic):
             self.failed += 1
         elif diagnostic.severity >= Severity.ERROR:
             self.errors += 1
@@ -187,7 +195,8 @@ def fix_input(
     except Exception as error:  # a bug of ours must cost one input, not the batch
         detail = traceback.format_exception_only(error)[-1].strip()
         problem = INT001.at(skipped="this input (left as it was)", error=detail)
-        return _failed(result, _at_start(problem, name))
+        # About the whole input, as read_input says it: an input not fixed is exit 2.
+        return _failed(result, Diagnostic(problem.code, problem.severity, problem.message, name))
     return result
 
 
