@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbntool.model import Deal, Rank, Seat, Suit
+from pbntool.notation import CARDS_PER_HAND
 
 __all__ = ["DealKey", "deal_key", "full_deal_problem", "hand_masks", "is_full_deal"]
 
@@ -31,7 +32,7 @@ def is_full_deal(deal: Deal) -> bool:
     """Four hands of 13 cards, no card twice: a deal that can be played (or solved)."""
     union = 0
     for hand in deal.hands:
-        if hand is None or len(hand) != 13:
+        if hand is None or len(hand) != CARDS_PER_HAND:
             return False
         union |= hand.mask
     return union.bit_count() == 52
@@ -47,7 +48,7 @@ def full_deal_problem(deal: Deal | None) -> str | None:
     short = [
         f"{seat.name_title} has {len(hand)} cards"
         for seat, hand in zip(Seat, deal.hands, strict=True)
-        if hand is not None and len(hand) != 13
+        if hand is not None and len(hand) != CARDS_PER_HAND
     ]
     if short:
         return ", ".join(short)

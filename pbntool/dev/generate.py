@@ -35,6 +35,7 @@ from pbntool.model import (
     Tag,
     Vulnerability,
 )
+from pbntool.notation import CARDS_PER_HAND, TRICKS_PER_DEAL
 from pbntool.rules import auction_outcome, trick_winner
 from pbntool.scoring import board_dealer, board_vulnerability, duplicate_score
 
@@ -151,7 +152,9 @@ def random_board(
 def _random_deal(rng: random.Random) -> Deal:
     cards = list(ALL_CARDS)
     rng.shuffle(cards)
-    north, east, south, west = (Hand(cards[i : i + 13]) for i in range(0, 52, 13))
+    north, east, south, west = (
+        Hand(cards[i : i + CARDS_PER_HAND]) for i in range(0, 4 * CARDS_PER_HAND, CARDS_PER_HAND)
+    )
     return Deal((north, east, south, west))
 
 
@@ -228,7 +231,7 @@ def _random_play(
         return Play(declarer.lho, tuple(rows)), won
     if rng.random() < _MID_TRICK_CLAIM_PROBABILITY:
         rows.append(_lead_only(rng, hands, leader))
-    claimed = won + rng.randint(0, 13 - won - lost)
+    claimed = won + rng.randint(0, TRICKS_PER_DEAL - won - lost)
     return Play(declarer.lho, tuple(rows), end=SectionEnd.STOP), claimed
 
 

@@ -14,6 +14,7 @@ from typing import BinaryIO
 from pbntool.deals import is_full_deal
 from pbntool.diagnostics import CLB001, CLB008, OUT020, OUT021, OUT022, Diagnostic, Path
 from pbntool.model import Board, Card, Comment, CommentKind, Deal, Hand, Rank, Seat, Suit, Tag
+from pbntool.notation import CARDS_PER_HAND
 from pbntool.records import Record, place
 from pbntool.scoring import board_dealer, board_vulnerability
 
@@ -240,7 +241,7 @@ def short_hand(deal: Deal) -> tuple[Seat, int] | None:
     """The first seat whose hand does not hold 13 cards, with its count."""
     for seat, hand in zip(Seat, deal.hands, strict=True):
         count = 0 if hand is None else len(hand)
-        if count != 13:
+        if count != CARDS_PER_HAND:
             return seat, count
     return None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbntool.model import Board, Contract, Score, Seat, Side
+from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.rules import auction_outcome, sequence_play
 from pbntool.scoring import score_ns
 
@@ -34,7 +35,12 @@ class BoardOutcome:
     def margin(self) -> int | None:
         """Tricks over (positive) or under (negative) the contract; None when unknown."""
         contract, tricks = self.contract, self.tricks
-        if contract is None or not contract.level or tricks is None or not 0 <= tricks <= 13:
+        if (
+            contract is None
+            or not contract.level
+            or tricks is None
+            or not 0 <= tricks <= TRICKS_PER_DEAL
+        ):
             return None
         return tricks - contract.level - 6
 

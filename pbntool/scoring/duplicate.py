@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from pbntool.model import Contract, Doubling, Seat, Side, Strain, Vulnerability
+from pbntool.notation import TRICKS_PER_DEAL
 
 __all__ = [
     "board_dealer",
@@ -73,7 +74,7 @@ def duplicate_score(contract: Contract, vulnerable: bool, tricks: int) -> int:
         return 0
     if contract.level is None or contract.strain is None:
         raise ValueError(f"cannot score the contract {contract} without a level")
-    if not 0 <= tricks <= 13:
+    if not 0 <= tricks <= TRICKS_PER_DEAL:
         raise ValueError(f"declarer cannot take {tricks} tricks")
     needed = contract.level + 6
     if tricks >= needed:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pbntool.model import Contract, Deal, Doubling, Rank, Seat, Side, Strain, Suit, Vulnerability
+from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.scoring.duplicate import duplicate_score
 
 __all__ = [
@@ -154,7 +155,7 @@ class DealPlay:
             self.contract.level is not None
             and self.declarer is not None
             and self.tricks is not None
-            and 0 <= self.tricks <= 13
+            and 0 <= self.tricks <= TRICKS_PER_DEAL
         )
 
 

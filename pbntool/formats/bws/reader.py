@@ -26,6 +26,7 @@ from pbntool.formats.pbn.values import decode_deal
 from pbntool.formats.pbn.writer import format_deal
 from pbntool.formats.usebio.mapping import quote_cell
 from pbntool.model import Board, Contract, Deal, Doubling, Seat, Strain, Table, TableColumn, Tag
+from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.records import Record
 from pbntool.scoring import score_ns
 from pbntool.scoring.duplicate import board_dealer, board_vulnerability
@@ -363,7 +364,7 @@ def _tricks(text: str, contract: Contract) -> int | None:
     else:
         return None
     tricks = contract.level + 6 + over
-    return tricks if 0 <= tricks <= 13 else None
+    return tricks if 0 <= tricks <= TRICKS_PER_DEAL else None
 
 
 _SCORE_COLUMNS = (

@@ -29,6 +29,7 @@ from pbntool.model import (
     Table,
     Token,
 )
+from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.rules import is_slot_card, sequence_play
 from pbntool.rules.outcome import board_outcome
 from pbntool.rules.play import trump_of
@@ -330,7 +331,7 @@ def _hex_tricks(value: str) -> dict[tuple[Seat, Strain], int] | None:
         digits = [int(char, 16) for char in text]
     except ValueError:
         return None
-    if any(digit > 13 for digit in digits):
+    if any(digit > TRICKS_PER_DEAL for digit in digits):
         return None
     return {
         (seat, strain): digits[row * 5 + column]
@@ -355,7 +356,7 @@ def _table_tricks(table: Table) -> dict[tuple[Seat, Strain], int] | None:
             tricks = int(row[result_at])
         except (ValueError, IndexError, KeyError):
             continue
-        if 0 <= tricks <= 13:
+        if 0 <= tricks <= TRICKS_PER_DEAL:
             found[(seat, strain)] = tricks
     return found or None
 

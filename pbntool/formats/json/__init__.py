@@ -45,6 +45,7 @@ from pbntool.model import (
     Suit,
     Token,
 )
+from pbntool.notation import ALERT_NAG, TRICKS_PER_DEAL
 from pbntool.rules import auction_outcome, sequence_play, trump_of
 
 __all__ = [
@@ -64,7 +65,6 @@ _CALL_TEXT: dict[Call | Token, str] = {
     call: str(call)
     for call in (*Action, *(Bid.of(level, strain) for level in range(1, 8) for strain in Strain))
 }
-_FULL_DEAL = 13
 
 
 def board_to_dict(board: Board, *, file: str | None = None) -> dict[str, object]:
@@ -174,7 +174,7 @@ def _claimed(play: Play) -> bool:
     if play.end is not SectionEnd.STOP:
         return False
     complete = sum(1 for trick in play.tricks if all(slot is not None for slot in trick))
-    return complete < _FULL_DEAL
+    return complete < TRICKS_PER_DEAL
 
 
 def _score(board: Board) -> dict[str, object] | None:
@@ -186,10 +186,6 @@ def _score(board: Board) -> dict[str, object] | None:
 
 def _notes(notes: Iterable[Note]) -> list[dict[str, object]]:
     return [{"index": note.index, "text": note.text} for note in notes]
-
-
-_ALERT_NAG = 15
-"""How an alerted call is marked (BBO's ``!``, read from LIN): NAG 15 on the call."""
 
 
 def _players(board: Board) -> dict[str, str | None]:
@@ -204,7 +200,7 @@ def _alerts(board: Board) -> list[dict[str, object]]:
     notes = {note.index: note.text for note in auction.notes}
     alerts: list[dict[str, object]] = []
     for index, annotation in sorted(auction.annotations, key=lambda item: item[0]):
-        alerted = _ALERT_NAG in annotation.nags
+        alerted = ALERT_NAG in annotation.nags
         if not alerted and annotation.note is None:
             continue
         call = auction.calls[index] if 0 <= index < len(auction.calls) else None

@@ -86,11 +86,11 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
+from pbntool.notation import ALERT_NAG
 from pbntool.rules import auction_outcome, trick_winner
 from pbntool.scoring import board_dealer, board_vulnerability
 
 __all__ = [
-    "ALERT_NAG",
     "LinSourceMap",
     "Segment",
     "TableInput",
@@ -99,9 +99,6 @@ __all__ = [
     "one_line",
     "result_entry",
 ]
-
-ALERT_NAG = 15
-"""An alerted call carries NAG 15 (as Søren Hein's LIN→PBN converter writes a bare alert)."""
 
 KNOWN_EXTRAS = frozenset({"zz", "sa", "pf", "pa", "va", "mn", "bt", "tu", "sk", "ht", "em"})
 """Commands seen in real files that carry no record data: kept without a remark."""

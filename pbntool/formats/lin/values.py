@@ -28,6 +28,7 @@ from pbntool.model import (
     Suit,
     Vulnerability,
 )
+from pbntool.notation import CARDS_PER_HAND, TRICKS_PER_DEAL
 
 __all__ = [
     "CARD_SPELLINGS",
@@ -191,7 +192,7 @@ def _read_hand_slowly(text: str, start: int, seat: Seat, problems: list[Problem]
 
 def _missing_seat(hands: dict[Seat, Hand]) -> Seat | None:
     """The one seat without a hand when the three others hold 13 distinct cards each."""
-    if len(hands) != 3 or any(len(hand) != 13 for hand in hands.values()):
+    if len(hands) != 3 or any(len(hand) != CARDS_PER_HAND for hand in hands.values()):
         return None
     held = 0
     for hand in hands.values():
@@ -413,6 +414,6 @@ def read_table_result(entry: str) -> TableResult | None:
     tricks = None
     if outcome is not None:
         tricks = level + 6 + (0 if outcome == "=" else int(outcome))
-        if not 0 <= tricks <= 13:
+        if not 0 <= tricks <= TRICKS_PER_DEAL:
             return None
     return TableResult(contract, Seat.from_letter(found.group(3)), tricks)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from pbntool.diagnostics import OUT010, OUT011, OUT012, OUT013, OUT014, OUT015, OUT016, Diagnostic
-from pbntool.formats.lin.decode import ALERT_NAG, result_entry
+from pbntool.formats.lin.decode import result_entry
 from pbntool.formats.lin.values import HAND_ORDER
 from pbntool.formats.pbn.writer import is_header_escape
 from pbntool.model import (
@@ -42,6 +42,7 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
+from pbntool.notation import ALERT_NAG
 from pbntool.rules import auction_outcome, sequence_play, trump_of
 
 __all__ = ["LinWriter", "WriteOptions", "dumps_board"]

@@ -43,6 +43,7 @@ from pbntool.model import (
     Suit,
     Vulnerability,
 )
+from pbntool.notation import TRICKS_PER_DEAL
 
 __all__ = [
     "Problem",
@@ -342,7 +343,7 @@ def decode_result(value: str, declarer: Seat | None) -> tuple[int | None, bool, 
     own, other = declarer.side.letters, declarer.side.other.letters
     if own in sides:
         return sides[own], irregular, ()
-    return 13 - sides[other], irregular, ()
+    return TRICKS_PER_DEAL - sides[other], irregular, ()
 
 
 _SIDE_SCORE = re.compile(

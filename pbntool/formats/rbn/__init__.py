@@ -30,6 +30,7 @@ from pbntool.model import (
     Strain,
     Vulnerability,
 )
+from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.records import Record
 
 __all__ = ["RbnWriter", "RbxWriter", "iter_rbx_records", "iter_records", "sniff", "sniff_rbx"]
@@ -407,7 +408,7 @@ def _result(
             tags.append(("Contract", "Pass"))
         return
     found = re.fullmatch(r"([0-9]{1,2})([+-][0-9]+)?", text)
-    if found is None or int(found.group(1)) > 13:
+    if found is None or int(found.group(1)) > TRICKS_PER_DEAL:
         raise _Unreadable("R is tricks, then the signed NS score")
     tags.append(("Result", found.group(1)))
     if found.group(2):

@@ -30,6 +30,7 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
+from pbntool.notation import ALERT_NAG, TRICKS_PER_DEAL
 from pbntool.rules import auction_outcome, sequence_play, trump_of
 
 __all__ = ["render_board"]
@@ -37,14 +38,12 @@ __all__ = ["render_board"]
 _SUITS_PBN_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _SEAT_COLUMNS = (Seat.WEST, Seat.NORTH, Seat.EAST, Seat.SOUTH)
 """Auction table columns, as bridge columns print them."""
-_CALL_SUFFIXES = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 15: "*"}
+_CALL_SUFFIXES = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", ALERT_NAG: "*"}
 """NAG 15 on a call is an alert (as LIN's ``!`` is read); it shows as ``*``."""
-_ALERT_NAG = 15
 _CARD_SUFFIXES = {7: "!", 8: "?", 9: "!!", 10: "??", 11: "!?", 12: "?!"}
 _SUIT_ESCAPES = re.compile(r"[\\!@]([SHDCshdc])(?![A-Za-z])|[\\!@]([SHDC])")
 r"""PBN's ``\S``, and BBO's ``!S``/``!s`` (explanations) and ``@S``/``@s`` (commentary)."""
 _GAP = "   "
-_FULL_DEAL = 13
 
 
 class _Style:
@@ -201,7 +200,7 @@ def _auction_table(auction: Auction, style: _Style) -> str:
     width = max(len(cell) for cell in headers + cells) + 2
     rows = [headers] + [cells[start : start + 4] for start in range(0, len(cells), 4)]
     table = "\n".join("".join(cell.ljust(width) for cell in row).rstrip() for row in rows)
-    if any(_ALERT_NAG in annotation.nags for annotation in annotations.values()):
+    if any(ALERT_NAG in annotation.nags for annotation in annotations.values()):
         table += "\n* alerted"
     return table
 
@@ -324,7 +323,7 @@ def _play_lines(board: Board, play: Play, style: _Style) -> str:
         lines.append(
             f"{number:>2}. {''.join(cell.ljust(width) for cell in cells)}{remark}".rstrip()
         )
-    if play.end is SectionEnd.STOP and len(play.tricks) < _FULL_DEAL:
+    if play.end is SectionEnd.STOP and len(play.tricks) < TRICKS_PER_DEAL:
         lines.append(f"Play ends after {len(play.tricks)} tricks (claim)")
     return "\n".join(lines)
 

@@ -47,6 +47,7 @@ from pbntool.formats.usebio.mapping import (
 )
 from pbntool.formats.xml.reader import safe_pull_parser
 from pbntool.model import Board, Deal, Seat, Table, TableColumn, Tag
+from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.records import Record
 from pbntool.scoring.duplicate import board_dealer, board_vulnerability
 
@@ -512,7 +513,7 @@ def _played(
     tricks = values.get("TRICKS", "").strip()
     if passed:
         cells["Result"] = ""
-    elif tricks.isdigit() and int(tricks) <= 13:
+    elif tricks.isdigit() and int(tricks) <= TRICKS_PER_DEAL:
         cells["Result"] = str(int(tricks))
     else:
         bad("TRICKS", "not a number of tricks (0 to 13)")

@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import Any
 
 from pbntool.model import Doubling, Seat, Side, Strain, Vulnerability
+from pbntool.notation import TRICKS_PER_DEAL
 
 __all__ = [
     "TABLES_PER_CALL",
@@ -305,7 +306,9 @@ def contract_tricks_batch(
                 except SolverError as error:
                     found.append(error)
             continue
-        found.extend(13 - int(solved.solvedBoard[i].score[0]) for i in range(len(batch)))
+        found.extend(
+            TRICKS_PER_DEAL - int(solved.solvedBoard[i].score[0]) for i in range(len(batch))
+        )
     return found
 
 

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from pbntool.model import Doubling, Seat, Side, Strain
+from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.tools.dd.solver import DDTable, Par, ParContract
 
 __all__ = [
@@ -60,7 +61,7 @@ def read_double_dummy_tricks(value: str) -> dict[tuple[Seat, Strain], int]:
     for seat in _HEX_SEATS:
         for strain in _HEX_STRAINS:
             tricks = int(next(digits), 16)
-            if tricks > 13:
+            if tricks > TRICKS_PER_DEAL:
                 raise ValueError(f"{seat.letter} {strain.letter} has {tricks} tricks")
             cells[(seat, strain)] = tricks
     return cells
@@ -88,7 +89,7 @@ def read_result_row(
     if result in ("?", "-"):
         return declarer, strain, None
     tricks = int(result)
-    if not 0 <= tricks <= 13:
+    if not 0 <= tricks <= TRICKS_PER_DEAL:
         raise ValueError(f"{tricks} tricks is impossible")
     return declarer, strain, tricks
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pbntool.diagnostics import Diagnostic
 from pbntool.formats.pbn.values import decode_contract, decode_seat
 from pbntool.model import Board, Contract, Deal, Seat, Side, Strain, Table, Vulnerability
+from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.records import Record
 from pbntool.scoring.matchpoints import Artificial, FieldEntry
 from pbntool.scoring.rubber import honours
@@ -400,7 +401,7 @@ def _seat(text: str) -> Seat | None:
 
 def _tricks(text: str) -> int | None:
     number = parse_number(text)
-    if number is None or not number.is_integer() or not 0 <= number <= 13:
+    if number is None or not number.is_integer() or not 0 <= number <= TRICKS_PER_DEAL:
         return None
     return int(number)
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pbntool.diagnostics import printable
 from pbntool.model import Board, Contract, Seat
+from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.records import Record
 from pbntool.rules import auction_outcome
 from pbntool.rules.outcome import declarer_tricks_from_play, stated_score_ns
@@ -94,7 +95,7 @@ def _computed(
         return 0
     if declarer is None or tricks is None or board.vulnerability is None or not contract.level:
         return None
-    if not 0 <= tricks <= 13:
+    if not 0 <= tricks <= TRICKS_PER_DEAL:
         return None
     return score_ns(contract, declarer, board.vulnerability, tricks)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pbntool.model import Action, Bid, Contract, Doubling, Seat, Strain, Vulnerability
+from pbntool.notation import CARDS_PER_HAND
 
 __all__ = [
     "Kind",
@@ -172,7 +173,7 @@ def _shape(text: str) -> ShapePattern:
     if exact is not None:
         lengths = tuple(None if part.lower() == "x" else int(part) for part in exact.groups())
         known = sum(length for length in lengths if length is not None)
-        if known > 13 or (None not in lengths and known != 13):
+        if known > CARDS_PER_HAND or (None not in lengths and known != CARDS_PER_HAND):
             raise ValueError(f"the suit lengths of {text!r} do not add up to 13")
         return ShapePattern((lengths[0], lengths[1], lengths[2], lengths[3]), any_order=False)
     if _SHAPE_SORTED.fullmatch(text):
