@@ -25,22 +25,21 @@ from hypothesis import strategies as st
 from test_parallel import DeferredEngine, ReprTask, planned_output
 
 from pbntool.dev.generate import random_boards
-from pbntool.formats import lin
+from pbntool.formats import lin, read_input
 from pbntool.formats.lin import lexer
-from pbntool.formats.lin.reader import iter_lin_records
 from pbntool.run.engine import InlineEngine, run_ordered
 from pbntool.run.units import Planned, plan_input
 from pbntool.text import source
 from pbntool.text.inputs import Input
-from pbntool.text.source import DecodedText
 
 MODULE = [sys.executable, "-m", "pbntool"]
 
 
 def whole(data: bytes, name: str = "f.lin") -> str:
-    """What reading the file from start to end gives, record by record."""
+    """What reading the file from start to end gives, record by record, as one process reads
+    it (``read_input``: detection, and the refusal of what is not LIN at all, included)."""
     render = ReprTask().renderer()
-    records = iter_lin_records(DecodedText(io.BytesIO(data)), name)
+    records = read_input(Input(name, None, opener=lambda: io.BytesIO(data)))
     return "".join(render(record).out for record in records)
 
 
