@@ -1500,6 +1500,13 @@ DDA008 = _code(
     "--fill edits PBN files only; this {form} input is left unchanged",
     "dd --fill was given an input that is not PBN.",
 )
+DDA009 = _code(
+    "DDA009",
+    WARNING,
+    "double-dummy tags not written: {reason}; the board is left as it was",
+    "dd --fill could not write a board's tags without touching other bytes (a malformed tag "
+    "pair, or a line that does not read back as it was written).",
+)
 
 # --- CLB: the club formats (dealing-machine files, RBN and RBX) --------------------------------
 CLB001 = _code(

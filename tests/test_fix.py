@@ -41,6 +41,8 @@ from pbntool.model import (
     Vulnerability,
 )
 from pbntool.rules import tricks_decided
+from pbntool.text import lines
+from pbntool.text.lines import Edit, EditKind, LineEditor
 from pbntool.tools.fix import (
     DEFAULT_OPTIONS,
     FixOptions,
@@ -51,12 +53,10 @@ from pbntool.tools.fix import (
     derive_fixes,
     event_fixes,
     fix_bytes,
-    lines,
     only_tags,
     renumber,
 )
 from pbntool.tools.fix.forms import read_side_form, scan_score_form
-from pbntool.tools.fix.lines import Edit, EditKind, LineEditor
 
 from builders import CALLS_18, DEAL_18, PASS, hand
 from fixcheck import decode_lines, differences_outside_reports, line_endings

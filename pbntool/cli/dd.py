@@ -191,7 +191,7 @@ def _analyse(
         extra = f"; {plural(solved, 'board')} solved"
         if check:
             extra += f", {plural(checked, 'board')} with double-dummy tags checked"
-        typer.echo(report.summary() + extra, err=True)
+        typer.echo(report.summary(extra), err=True)
 
 
 def _emit(
@@ -284,7 +284,7 @@ def _fill(
         filled, skipped = filled + counts[0], skipped + counts[1]
     if not quiet:
         extra = f"; {plural(filled, 'board')} filled, {skipped} already annotated (kept)"
-        typer.echo(report.summary() + extra, err=True)
+        typer.echo(report.summary(extra), err=True)
 
 
 def _fill_one(

@@ -104,7 +104,7 @@ def dedupe(
                     out.write(group.text() + "\n")
         out.flush()
     if not quiet:
-        typer.echo(f"{report.summary()}; {_findings(index, dropped if drop else None)}", err=True)
+        typer.echo(report.summary(f"; {_findings(index, dropped if drop else None)}"), err=True)
     raise typer.Exit(report.exit_code())
 
 

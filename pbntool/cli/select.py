@@ -159,7 +159,7 @@ def _select_in_one_process(
             reject_writer.close()
     if not quiet:
         kept = f"{chosen} selected" + (f", {rejected} rejected" if rejects is not None else "")
-        typer.echo(f"{report.summary()}; {kept}", err=True)
+        typer.echo(report.summary(f"; {kept}"), err=True)
     return report.exit_code()
 
 

@@ -134,17 +134,18 @@ class Tally:
     def seconds(self) -> float:
         return time.perf_counter() - self.started
 
-    def summary_lines(self) -> list[str]:
-        """The counts, then the most frequent codes as a table (code, count, title)."""
-        lines = [self._counts_line()]
+    def summary_lines(self, note: str = "") -> list[str]:
+        """The counts (and the command's ``note`` on them), then the most frequent codes as
+        a table (code, count, title)."""
+        lines = [self._counts_line() + note]
         lines.extend(self._code_table())
         if self.stopped:
             errors = self.severity_count(Severity.ERROR)
             lines.append(f"pbntool: stopped after {errors} errors (--max-errors)")
         return lines
 
-    def summary(self) -> str:
-        return "\n".join(self.summary_lines())
+    def summary(self, note: str = "") -> str:
+        return "\n".join(self.summary_lines(note))
 
     def summary_json(self) -> str:
         by_code: dict[str, dict[str, int]] = {}

@@ -1,48 +1,43 @@
-"""Minimal edits of a PBN file: replace a tag's value or a table, insert tags; every other
-byte of the file stays as it was (encoding, line ends, spacing, comments, escape lines).
+"""Where a minimal edit goes in a PBN game's text: the span of a tag value or a section, the
+place a missing tag is inserted, as ``Edit``s of the one minimal-edit engine
+(``pbntool.text.lines``) at the reader's file lines and columns.
 
-An ``Edit`` is a span of the file given as 1-based (line, column) positions in the decoded
-text, the way the reader reports positions; ``GameSpans`` finds the spans of one game from
-the reader's ``SourceMap``; ``apply_edits`` turns positions back into byte offsets, line by
-line with the decoding the reader used for that line (UTF-8, else Windows-1252, else
-Latin-1; UTF-16 files are decoded whole), and writes the new bytes.  A ``"\\n"`` in an
-edit's text becomes the line end of the line it is inserted in.
-
-``dd --fill`` is the user here; a general minimal-edit writer (``fix``) could share
-``Edit``, ``apply_edits`` and the span finders.
+Everything here works on the reader's game text and its offsets (``SourceMap``, ``RawTag``).
+A missing tag goes where the export order (PBN §15.3: the mandatory tags in their fixed
+order, then the other identification tags alphabetically) puts it among the tags the game
+has: after the nearest tag that comes before it in that order, and after that tag's
+commentary, so no comment changes owner.  It never goes after a section that needs it before
+(Dealer before the Auction; Deal, Declarer and Contract before the Play).  ``fix`` places
+its changes with ``value_edit`` and ``insertion``; ``dd --fill`` with ``GameSpans``.
 """
 
 from __future__ import annotations
 
-import codecs
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pbntool.formats.pbn.decode import SourceMap
-from pbntool.formats.pbn.reader import RawTag
-from pbntool.formats.pbn.tags import SECTION_TAGS
-from pbntool.text.source import line_codec
+from pbntool.formats.pbn.reader import RawTag, unescape
+from pbntool.formats.pbn.tags import MANDATORY_TAGS, SECTION_TAGS
+from pbntool.text.lines import Edit, EditKind
 
-__all__ = ["Edit", "GameSpans", "Insertion", "apply_edits"]
+__all__ = [
+    "GameSpans",
+    "Insertion",
+    "Placed",
+    "escape",
+    "insertion",
+    "tag_key",
+    "value_edit",
+    "value_span",
+]
 
-
-@dataclass(frozen=True, slots=True, order=True)
-class Edit:
-    """Replace the text from (``line``, ``column``) up to, not including, (``end_line``,
-    ``end_column``) with ``text``; an insertion when the two positions are equal."""
-
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    text: str
-
-
-_STRING_BODY = re.compile(r'(?:[^"\\\n]|\\.)*')
 _WORD = re.compile(r"\S+")
 # Commentary that follows a game's last tag on later lines (kept before inserted tags).
 _TRAILING_COMMENTARY = re.compile(r"(?:\n[ \t]*(?:\{[^}]*\}|;[^\n]*|%[^\n]*)[^\n\[]*)*")
+_MANDATORY_INDEX = {name: index for index, name in enumerate(MANDATORY_TAGS)}
+_NEEDED_BY = {"Dealer": "Auction", "Deal": "Play", "Declarer": "Play", "Contract": "Play"}
+"""The section a tag must come before (PBN §7, §8)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +52,139 @@ class Insertion:
     followed: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """An edit and the file position to report it at (where the new value starts)."""
+
+    edit: Edit
+    line: int
+    column: int
+
+
+def tag_key(name: str) -> tuple[int, str]:
+    """A tag's place in the export order of identification tags."""
+    index = _MANDATORY_INDEX.get(name)
+    if index is not None:
+        return (index, "")
+    return (len(MANDATORY_TAGS), name.lower())
+
+
+def escape(value: str) -> str:
+    """A value as a PBN string's content (``\\"`` and ``\\\\``)."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def value_span(text: str, raw_tag: RawTag) -> tuple[int, int] | None:
+    """``(start, end)`` of a tag's value as written (between its quotes) in the game text, or
+    None when the tag pair is malformed (no quotes around the value)."""
+    start = raw_tag.value_offset
+    if start < 1 or text[start - 1 : start] != '"':
+        return None
+    position = start
+    length = len(text)
+    while position < length:
+        char = text[position]
+        if char == "\\" and position + 1 < length and text[position + 1] != "\n":
+            position += 2
+            continue
+        if char == '"':
+            break
+        if char == "\n":
+            return None
+        position += 1
+    else:
+        return None
+    if unescape(text[start:position]) != raw_tag.value:
+        return None
+    return start, position
+
+
+def value_edit(
+    source: SourceMap, raw_tag: RawTag, new: str, part: tuple[int, int] | None
+) -> Placed | str:
+    """The edit that makes ``raw_tag``'s value ``new`` (or puts ``new`` in place of the part
+    ``part`` of it); a string says why there is none."""
+    text = source.block.text
+    span = value_span(text, raw_tag)
+    if span is None:
+        return f"the {raw_tag.name} tag pair is malformed"
+    start, end = span
+    written = text[start:end]
+    if part is not None:
+        if "\\" in written:
+            return f"the {raw_tag.name} value has escape sequences"
+        start, end = start + part[0], start + part[1]
+    line, column = source.position(start)
+    replaced = text[start:end]
+    if replaced:
+        edit = Edit(EditKind.REPLACE, line, column, replaced, escape(new))
+    else:
+        # Nothing to replace (an empty value, or an addition at its end): insert where the
+        # line holds the character that follows, the closing quote.
+        edit = Edit(EditKind.INSERT, line, column, text[end : end + 1], escape(new))
+    return Placed(edit, line, column)
+
+
+def insertion(
+    source: SourceMap,
+    tags: list[RawTag],
+    name: str,
+    value: str,
+    order: int,
+    next_game: RawTag | None,
+) -> Placed:
+    """The edit that inserts the tag pair ``[name "value"]`` into the game.
+
+    ``tags`` are the game's tag pairs in file order, ``next_game`` the first tag of a game
+    that follows in the same block (games run together, PBN137).  ``order`` orders tags
+    inserted at one place.
+    """
+    pair = f'[{name} "{escape(value)}"]'
+    before = _insert_before(source, tags, name, next_game)
+    text = source.block.text
+    if before is None:
+        last = text.rfind("\n") + 1
+        line, _ = source.position(last)
+        edit = Edit(EditKind.LINE_AFTER, line, 1, text[last:], pair, order)
+        return Placed(edit, line + 1, len(name) + 4)
+    line, column = source.position(before.offset)
+    indent = text[before.offset - column + 1 : before.offset]
+    if indent.strip():
+        # The tag that follows shares its line with something: insert on that line.
+        edit = Edit(EditKind.INSERT, line, column, "[", pair + " ", order)
+        return Placed(edit, line, column + len(name) + 3)
+    edit = Edit(EditKind.LINE_BEFORE, line, 1, indent + "[", indent + pair, order)
+    return Placed(edit, line, len(indent) + len(name) + 4)
+
+
+def _insert_before(
+    source: SourceMap, tags: list[RawTag], name: str, next_game: RawTag | None
+) -> RawTag | None:
+    """The tag the new one goes just before (None: at the end of the game's text)."""
+    key = tag_key(name)
+    # The tag pairs that count: the first of each name (a repeated tag is ignored by readers).
+    effective = set(map(id, source.tags.values()))
+    identification = [
+        t
+        for t in tags
+        if id(t) in effective and t.name not in SECTION_TAGS and t.name != "Note" and t.data is None
+    ]
+    earlier = [t for t in identification if tag_key(t.name) < key]
+    later = [t for t in identification if tag_key(t.name) > key]
+    target: RawTag | None
+    if earlier:
+        anchor = max(earlier, key=lambda t: (tag_key(t.name), t.offset))
+        target = next((t for t in tags if t.offset > anchor.offset), next_game)
+    elif later:
+        target = min(later, key=lambda t: (tag_key(t.name), t.offset))
+    else:
+        target = tags[0] if tags else next_game
+    section = source.tags.get(_NEEDED_BY.get(name, ""))
+    if section is not None and (target is None or target.offset > section.offset):
+        target = section
+    return target
+
+
 class GameSpans:
     """Spans (text offsets in the game) of the parts of one game that edits touch."""
 
@@ -68,14 +196,10 @@ class GameSpans:
         return self.source.tags.get(name)
 
     def value_span(self, name: str) -> tuple[int, int] | None:
-        """The text between the quotes of a tag's value."""
+        """The text between the quotes of a tag's value (None: no such tag, or its pair is
+        malformed)."""
         raw = self.tag(name)
-        if raw is None:
-            return None
-        start = raw.value_offset
-        match = _STRING_BODY.match(self.text, start)
-        end = match.end() if match else start
-        return start, end
+        return None if raw is None else value_span(self.text, raw)
 
     def section_span(self, name: str) -> tuple[int, int, list[str]] | None:
         """From a section's ``[`` to the end of its last element, with the source text of
@@ -134,10 +258,31 @@ class GameSpans:
         end = trailing.end() if trailing else line_end
         return Insertion(end, "\n", "", bool(self.text[end:].strip()))
 
-    def edit(self, start: int, end: int, text: str) -> Edit:
+    def edits(self, start: int, end: int, text: str) -> list[Edit]:
+        """The line edits that put ``text`` in place of the game text from ``start`` to
+        ``end`` (an insertion when they are equal); a ``"\\n"`` in ``text`` becomes the
+        line end of its line.  Lines wholly inside the span are removed; the rest of the
+        span's last line, if any, stays on a line of its own."""
         line, column = self.source.position(start)
-        end_line, end_column = self.source.position(end)
-        return Edit(line, column, end_line, end_column, text)
+        end_line, _ = self.source.position(end)
+        game = self.text
+        if end_line == line:
+            if start == end:
+                following = game[end : end + 1].replace("\n", "")
+                return [Edit(EditKind.INSERT, line, column, following, text)]
+            return [Edit(EditKind.REPLACE, line, column, game[start:end], text)]
+        first_end = game.index("\n", start)
+        found = [Edit(EditKind.REPLACE, line, column, game[start:first_end], text)]
+        line_start = first_end + 1
+        for number in range(line + 1, end_line + 1):
+            line_end = game.find("\n", line_start)
+            line_end = len(game) if line_end < 0 else line_end
+            if number < end_line or line_end == end:
+                found.append(Edit(EditKind.DELETE_LINE, number, 1, game[line_start:line_end], ""))
+            else:
+                found.append(Edit(EditKind.REPLACE, number, 1, game[line_start:end], ""))
+            line_start = line_end + 1
+        return found
 
 
 def _comment_text(text: str, offset: int) -> str:
@@ -147,118 +292,3 @@ def _comment_text(text: str, offset: int) -> str:
         return text[offset : close + 1 if close >= 0 else len(text)]
     end = text.find("\n", offset)
     return text[offset : len(text) if end < 0 else end]
-
-
-# --- applying edits to the bytes -----------------------------------------------------------------
-
-_LINE_END = re.compile(rb"\r\n|\r|\n")
-_TEXT_LINE_END = re.compile(r"\r\n|\r|\n")
-
-
-def apply_edits(data: bytes, edits: Iterable[Edit]) -> bytes:
-    """The file ``data`` with ``edits`` applied (they must not overlap)."""
-    ordered = sorted(edits)
-    if not ordered:
-        return data
-    for head, encoding in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
-        if data.startswith(head):
-            text = data[len(head) :].decode(encoding, errors="replace")
-            return head + _apply_text(text, ordered).encode(encoding)
-    sniffed = _utf16_without_bom(data)
-    if sniffed is not None:
-        return _apply_text(data.decode(sniffed, errors="replace"), ordered).encode(sniffed)
-    return _apply_bytes(data, ordered)
-
-
-def _utf16_without_bom(data: bytes) -> str | None:
-    head = data[:4]
-    if len(head) == 4 and head[1] == 0 and head[3] == 0 and head[0] and head[2]:
-        return "utf-16-le"
-    if len(head) == 4 and head[0] == 0 and head[2] == 0 and head[1] and head[3]:
-        return "utf-16-be"
-    return None
-
-
-def _apply_bytes(data: bytes, edits: Sequence[Edit]) -> bytes:
-    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    lines = _byte_lines(data, bom)
-    first = _first_end(lines)
-    default_end = "\r\n" if first is None else data[first[0] : first[1]].decode("ascii")
-    out: list[bytes] = []
-    cursor = 0
-    for edit in edits:
-        start = _byte_offset(data, lines, edit.line, edit.column)
-        end = _byte_offset(data, lines, edit.end_line, edit.end_column)
-        line_end = _line_end(data, lines, edit.line) or default_end
-        codec = _line_codec(data, lines, edit.line)
-        out += [data[cursor:start], edit.text.replace("\n", line_end).encode(codec, "replace")]
-        cursor = end
-    out.append(data[cursor:])
-    return b"".join(out)
-
-
-def _apply_text(text: str, edits: Sequence[Edit]) -> str:
-    lines = _text_lines(text)
-    first = _first_end(lines)
-    default_end = "\r\n" if first is None else text[first[0] : first[1]]
-    out: list[str] = []
-    cursor = 0
-    for edit in edits:
-        start = lines[edit.line - 1][0] + edit.column - 1
-        end = lines[edit.end_line - 1][0] + edit.end_column - 1
-        _start, line_stop, line_end = lines[edit.line - 1]
-        ending = text[line_stop:line_end] or default_end
-        out += [text[cursor:start], edit.text.replace("\n", ending)]
-        cursor = end
-    out.append(text[cursor:])
-    return "".join(out)
-
-
-Lines = list[tuple[int, int, int]]
-"""(start, end of the content, end with the line end) of every line."""
-
-
-def _byte_lines(data: bytes, first: int) -> Lines:
-    return _spans([(m.start(), m.end()) for m in _LINE_END.finditer(data, first)], first, len(data))
-
-
-def _text_lines(text: str) -> Lines:
-    return _spans([(m.start(), m.end()) for m in _TEXT_LINE_END.finditer(text)], 0, len(text))
-
-
-def _spans(ends: list[tuple[int, int]], first: int, size: int) -> Lines:
-    spans = []
-    start = first
-    for stop, end in ends:
-        spans.append((start, stop, end))
-        start = end
-    spans.append((start, size, size))
-    return spans
-
-
-def _first_end(lines: Lines) -> tuple[int, int] | None:
-    """The span of the first line end of a file (None when it has a single line)."""
-    for _start, stop, end in lines:
-        if end > stop:
-            return stop, end
-    return None
-
-
-def _line_codec(data: bytes, lines: Lines, line: int) -> str:
-    start, stop, _end = lines[line - 1]
-    return line_codec(data[start:stop])
-
-
-def _byte_offset(data: bytes, lines: Lines, line: int, column: int) -> int:
-    """The byte offset of a (line, column) position, decoding the line as the reader did."""
-    start, stop, end = lines[line - 1]
-    codec = _line_codec(data, lines, line)
-    text = data[start:stop].decode(codec)
-    if column - 1 > len(text):  # the position of the line end (or past it, at the end)
-        return min(end, start + len(data[start:end]))
-    return start + len(text[: column - 1].encode(codec))
-
-
-def _line_end(data: bytes, lines: Lines, line: int) -> str:
-    _start, stop, end = lines[line - 1]
-    return data[stop:end].decode("ascii")

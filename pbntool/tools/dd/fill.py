@@ -11,13 +11,14 @@ from __future__ import annotations
 import io
 import traceback
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from pbntool.diagnostics import DDA007, INT001, Diagnostic
+from pbntool.diagnostics import DDA007, DDA009, INT001, Diagnostic
 from pbntool.formats.pbn import iter_records
 from pbntool.formats.pbn.decode import SourceMap
-from pbntool.formats.pbn.edit import Edit, GameSpans, apply_edits
+from pbntool.formats.pbn.edit import GameSpans
 from pbntool.records import Record
+from pbntool.text.lines import Edit, LineEditor
 from pbntool.tools.dd.boards import analysis_of, table_jobs
 from pbntool.tools.dd.check import has_annotations, par_conditions
 from pbntool.tools.dd.jobs import Job, solve_in_order
@@ -85,20 +86,28 @@ def fill_record(record: Record, analysis: DDAnalysis, *, force: bool = False) ->
                 inserts.append(section)
             else:
                 start, end, comments = span
-                edits.append(spans.edit(start, end, "\n".join([section, *comments])))
+                edits += spans.edits(start, end, "\n".join([section, *comments]))
             continue
         value_span = spans.value_span(name)
-        if value_span is None:
+        if value_span is not None:
+            edits += spans.edits(*value_span, values[name])
+        elif spans.tag(name) is None:
             inserts.append(f'[{name} "{values[name]}"]')
         else:
-            edits.append(spans.edit(*value_span, values[name]))
+            return _refused(record, name, "tag pair is malformed")
     if inserts:
         where = spans.insertion()
         if where.followed and inserts[-1].startswith("[OptimumResultTable"):
             inserts.insert(0, inserts.pop())  # a plain tag ends the data of the table
         text = where.before + "\n".join(inserts) + where.after
-        edits.append(spans.edit(where.offset, where.offset, text))
+        edits += spans.edits(where.offset, where.offset, text)
     return FillResult(tuple(edits), tuple(written), diagnostics=tuple(diagnostics))
+
+
+def _refused(record: Record, name: str, reason: str) -> FillResult:
+    """No tag of the board is written (each board's tags are written together or not)."""
+    refusal = record.locate(DDA009.at(("tag", name), reason=f"the {name} {reason}"))
+    return FillResult((), (), diagnostics=(refusal,))
 
 
 def _missing(record: Record) -> tuple[bool, str]:
@@ -127,9 +136,10 @@ class PbnFiller:
     data: bytes = b""
     filled: int = 0
     skipped: int = 0
-    _edits: list[Edit] = field(default_factory=list)
 
     def records(self) -> Iterator[tuple[Record, list[Diagnostic]]]:
+        out = io.BytesIO()
+        editor = LineEditor(io.BytesIO(self.original), out)
         stream = iter_records(io.BytesIO(self.original), self.name)
         for record, outcome in solve_in_order(self._jobs(table_jobs(stream)), self.workers):
             found: list[Diagnostic] = []
@@ -139,9 +149,10 @@ class PbnFiller:
             else:
                 analysis, found = analysis_of(record, outcome)
                 if analysis is not None:
-                    found += self._fill(record, analysis)
+                    found += self._fill(record, analysis, editor)
             yield record, found
-        self.data = apply_edits(self.original, self._edits)
+        editor.finish()
+        self.data = out.getvalue()
 
     def _jobs(
         self, jobs: Iterator[tuple[Record, Job | None]]
@@ -151,12 +162,14 @@ class PbnFiller:
             skip = board is not None and has_annotations(board) and not self.force
             yield record, None if skip else job
 
-    def _fill(self, record: Record, analysis: DDAnalysis) -> list[Diagnostic]:
+    def _fill(self, record: Record, analysis: DDAnalysis, editor: LineEditor) -> list[Diagnostic]:
         try:
             result = fill_record(record, analysis, force=self.force)
         except Exception as error:  # a bug of ours: this board is left as it was
             detail = traceback.format_exception_only(error)[-1].strip()
             return [record.locate(INT001.at(skipped="filling this board", error=detail))]
-        self._edits.extend(result.edits)
+        refusal = editor.apply(result.edits)
+        if refusal is not None:  # the board's tags are written together or not at all
+            return [record.locate(DDA009.at(("tag", "Deal"), reason=refusal.reason))]
         self.filled += bool(result.edits)
         return list(result.diagnostics)

@@ -17,17 +17,17 @@ from typing import BinaryIO
 from pbntool.diagnostics import FIX008, FIX009, FIX011, Diagnostic
 from pbntool.formats.pbn import iter_records
 from pbntool.formats.pbn.decode import SourceMap
+from pbntool.formats.pbn.edit import Placed, insertion, tag_key, value_edit, value_span
 from pbntool.formats.pbn.reader import GameBlock, RawTag
 from pbntool.formats.pbn.sections import decode_note, note_references
 from pbntool.formats.pbn.tags import TABLE_TAGS
 from pbntool.records import Record
+from pbntool.text.lines import Edit, EditKind, LineEditor
 from pbntool.text.source import DecodedText
 from pbntool.tools.fix.derive import ValueFix, derive_fixes, quoted
 from pbntool.tools.fix.event import EventScoreSource, event_fixes
 from pbntool.tools.fix.forms import ScoreForm, scan_score_form
-from pbntool.tools.fix.lines import Edit, EditKind, LineEditor
 from pbntool.tools.fix.notes import renumber
-from pbntool.tools.fix.place import Placed, insertion, tag_key, value_edit, value_span
 
 __all__ = ["Change", "fix_pbn", "plan_game"]
 

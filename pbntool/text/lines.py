@@ -1,4 +1,7 @@
-"""Edit a file's text in place, keeping every byte outside the edits as it was.
+"""The one minimal-edit engine: edit a file's text, keeping every byte outside the edits.
+
+``fix`` and ``dd --fill`` both write through it (the PBN placement of their edits is
+``pbntool.formats.pbn.edit``).
 
 The input is read in *segments* of whole lines, about a megabyte each.  A segment no edit
 touches is copied byte for byte, never decoded.  In a segment an edit touches, each physical
@@ -16,24 +19,26 @@ reports is a position here.
 Edits are given in file order, one *group* at a time; a group (the edits of one change) is
 applied entirely or not at all.  Before accepting a group the editor reads ahead to the
 lines it touches and checks that each one holds the text the edit expects there; only
-segments before the group are written out, so memory holds about two segments.
+segments before the group are written out, so memory holds about two segments.  A ``"\n"``
+in the text of a replacement or an insertion becomes the line end of its line.
 """
 
 from __future__ import annotations
 
 import bisect
 import codecs
+import io
 import itertools
 import re
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import BinaryIO
 
 from pbntool.text.source import line_codec, sniff_utf16
 
-__all__ = ["Edit", "EditKind", "LineEditor", "Refusal"]
+__all__ = ["Edit", "EditKind", "LineEditor", "Refusal", "edit_bytes"]
 
 CHUNK_SIZE = 1 << 20
 _EOL = re.compile(r"\r\n|\r|\n")
@@ -53,6 +58,8 @@ class EditKind(Enum):
     LINE_AFTER = "line after"
     """Insert a line ``text`` after the line, which must be exactly ``expect``; it ends like
     that line (at the end of a file with no final line end, the file still has none)."""
+    DELETE_LINE = "delete line"
+    """Remove the line, which must be exactly ``expect``, with its line end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,16 +377,19 @@ class LineEditor:
             self._write("".join(parts).encode(physical.codec))
 
     def _edited_line(self, text: str, ending: str, edits: list[Edit]) -> str:
+        above = self._previous_ending or ending or _DEFAULT_ENDING
+        if any(edit.kind is EditKind.DELETE_LINE for edit in edits):
+            return ""
         inline = [e for e in edits if e.kind in (EditKind.REPLACE, EditKind.INSERT)]
         # Right to left, so earlier columns stay valid; among insertions at one column the
         # last in order goes in first, so they end up in order.
         for edit in sorted(inline, key=lambda e: (e.column, e.order), reverse=True):
             start = edit.column - 1
             removed = len(edit.expect) if edit.kind is EditKind.REPLACE else 0
-            text = text[:start] + edit.text + text[start + removed :]
+            new = edit.text.replace("\n", ending or above)
+            text = text[:start] + new + text[start + removed :]
         before = sorted((e for e in edits if e.kind is EditKind.LINE_BEFORE), key=_by_order)
         after = sorted((e for e in edits if e.kind is EditKind.LINE_AFTER), key=_by_order)
-        above = self._previous_ending or ending or _DEFAULT_ENDING
         out = "".join(edit.text + above for edit in before) + text
         if not after:
             return out + ending
@@ -410,7 +420,7 @@ def _check(segment: _Segment, edit: Edit) -> str | None:
         edit.text.encode(physical.codec)
     except UnicodeEncodeError:
         return f"the new text cannot be written in the {physical.codec} of line {edit.line}"
-    if edit.kind is EditKind.LINE_AFTER:
+    if edit.kind in (EditKind.LINE_AFTER, EditKind.DELETE_LINE):
         matches = text == edit.expect
     else:
         start = edit.column - 1
@@ -421,7 +431,12 @@ def _check(segment: _Segment, edit: Edit) -> str | None:
 
 
 def _overlap(edits: list[Edit]) -> str | None:
-    """Two replacements of overlapping text on one line cannot both be made."""
+    """Two replacements of overlapping text on one line cannot both be made, nor a change to
+    a line that is deleted."""
+    deleted = {edit.line for edit in edits if edit.kind is EditKind.DELETE_LINE}
+    for edit in edits:
+        if edit.line in deleted and edit.kind is not EditKind.DELETE_LINE:
+            return f"a change to line {edit.line}, which another change removes"
     spans: dict[int, list[tuple[int, int]]] = {}
     for edit in edits:
         if edit.kind is EditKind.REPLACE:
@@ -434,3 +449,12 @@ def _overlap(edits: list[Edit]) -> str | None:
             if start < end:
                 return f"two changes overlap on line {line}"
     return None
+
+
+def edit_bytes(data: bytes, groups: Iterable[Sequence[Edit]]) -> tuple[bytes, list[Refusal]]:
+    """``data`` with each group of edits (in file order) applied, and the groups refused."""
+    out = io.BytesIO()
+    editor = LineEditor(io.BytesIO(data), out)
+    refused = [refusal for group in groups if (refusal := editor.apply(group)) is not None]
+    editor.finish()
+    return out.getvalue(), refused
