@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbntool.model import Deal, Rank, Seat, Suit
-from pbntool.notation import CARDS_PER_HAND
+from pbntool.notation import CARDS_PER_DEAL, CARDS_PER_HAND
 
 __all__ = ["DealKey", "deal_key", "full_deal_problem", "hand_masks", "is_full_deal"]
 
@@ -35,7 +35,7 @@ def is_full_deal(deal: Deal) -> bool:
         if hand is None or len(hand) != CARDS_PER_HAND:
             return False
         union |= hand.mask
-    return union.bit_count() == 52
+    return union.bit_count() == CARDS_PER_DEAL
 
 
 def full_deal_problem(deal: Deal | None) -> str | None:
@@ -87,7 +87,7 @@ _KEY_POSITION = {bit: position for position, bit in enumerate(_CARD_BITS)}
 
 
 def _key_text(masks: tuple[int, int, int, int]) -> str:
-    letters = bytearray(52)
+    letters = bytearray(CARDS_PER_DEAL)
     for letter, mask in zip(b"NESW", masks, strict=True):
         while mask:
             lowest = mask & -mask

@@ -7,10 +7,12 @@ says how.
 
 from __future__ import annotations
 
-__all__ = ["ALERT_NAG", "CARDS_PER_HAND", "TRICKS_PER_DEAL"]
+__all__ = ["ALERT_NAG", "CARDS_PER_DEAL", "CARDS_PER_HAND", "TRICKS_PER_DEAL"]
 
 CARDS_PER_HAND = 13
 """The cards of a full hand."""
+CARDS_PER_DEAL = 4 * CARDS_PER_HAND
+"""The cards of a deal (and of a play played out to the end)."""
 TRICKS_PER_DEAL = 13
 """The tricks of a deal played out: a Result, a claim or a count of tricks is 0 to this."""
 ALERT_NAG = 15

@@ -16,7 +16,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "pbntool"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("pbntool.model", "pbntool._aliases"),
+    ("pbntool.model", "pbntool.notation", "pbntool._aliases"),
     ("pbntool.diagnostics",),
     ("pbntool.scoring",),
     ("pbntool.rules",),
@@ -193,3 +193,69 @@ def test_detecting_a_format_imports_no_reader() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "pbn []"
+
+
+# What existed two or three times before the layout issue, and must stay defined once.
+DEFINED_ONCE = {
+    # constants
+    "ALERT_NAG": "pbntool.notation",
+    "CARDS_PER_HAND": "pbntool.notation",
+    "TRICKS_PER_DEAL": "pbntool.notation",
+    "EXIT_OK": "pbntool.run.report",
+    "EXIT_FINDINGS": "pbntool.run.report",
+    "EXIT_UNREADABLE": "pbntool.run.report",
+    "UNREAD_CODES": "pbntool.diagnostics",
+    # one codec rule, one line index, one write path, one minimal-edit engine, one tally
+    "line_codec": "pbntool.text.source",
+    "LineIndex": "pbntool.text.source",
+    "encoding_record": "pbntool.text.source",
+    "AtomicFile": "pbntool.text.edit",
+    "atomic_write": "pbntool.text.edit",
+    "LineEditor": "pbntool.text.lines",
+    "Tally": "pbntool.run.report",
+}
+
+
+def _definitions() -> dict[str, list[str]]:
+    """Every top-level name a module defines (a class, a function, an assignment), by the
+    modules that define it."""
+    found: dict[str, list[str]] = {}
+    for module, path in MODULES.items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            names: list[str] = []
+            if isinstance(node, ast.ClassDef | ast.FunctionDef):
+                names = [node.name]
+            elif isinstance(node, ast.Assign):
+                targets = [
+                    name
+                    for target in node.targets
+                    for name in (target.elts if isinstance(target, ast.Tuple) else [target])
+                ]
+                names = [t.id for t in targets if isinstance(t, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names = [node.target.id]
+            for name in names:
+                # A private copy of a constant (_ALERT_NAG) is still a copy.
+                key = name.lstrip("_") if name.lstrip("_").isupper() else name
+                found.setdefault(key, []).append(module)
+    return found
+
+
+def test_what_was_copied_is_defined_once() -> None:
+    definitions = _definitions()
+    for name, owner in DEFINED_ONCE.items():
+        assert definitions.get(name) == [owner], (name, definitions.get(name))
+
+
+def test_no_module_spells_out_thirteen() -> None:
+    """Cards per hand and tricks per deal come from pbntool.notation (the model's Rank.KING
+    and PBN's list of call NAGs are not counts)."""
+    allowed = {"pbntool.notation", "pbntool.model", "pbntool.formats.pbn.sections"}
+    found = []
+    for module, path in MODULES.items():
+        if module in allowed:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and type(node.value) is int and node.value == 13:
+                found.append(f"{module}:{node.lineno}")
+    assert found == [], found

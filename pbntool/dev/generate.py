@@ -129,7 +129,7 @@ def random_board(
         if play:
             record, tricks = _random_play(rng, deal, contract, declarer, claim_probability)
         else:
-            tricks = min(13, max(0, contract.level + 6 + rng.randint(-3, 2)))
+            tricks = min(TRICKS_PER_DEAL, max(0, contract.level + 6 + rng.randint(-3, 2)))
     points = 0
     if declarer is not None and tricks is not None:
         vulnerable = vulnerability.is_vulnerable(declarer.side)
@@ -209,7 +209,7 @@ def _random_play(
     """Follow suit when able, otherwise any card; maybe stop early with a claim."""
     trump = contract.strain.trump if contract.strain is not None else None
     hands = [sorted(hand.cards) if hand is not None else [] for hand in deal.hands]
-    stop_after = 13
+    stop_after = TRICKS_PER_DEAL
     if rng.random() < claim_probability:
         stop_after = rng.randint(1, 12)
     leader = declarer.lho
@@ -227,7 +227,7 @@ def _random_play(
             won += 1
         else:
             lost += 1
-    if stop_after == 13:
+    if stop_after == TRICKS_PER_DEAL:
         return Play(declarer.lho, tuple(rows)), won
     if rng.random() < _MID_TRICK_CLAIM_PROBABILITY:
         rows.append(_lead_only(rng, hands, leader))

@@ -5,5 +5,4 @@ from __future__ import annotations
 from pbntool.model import Seat
 
 _SEATS = tuple(Seat)
-_FULL_HAND = 13
 _CONTINUE = "+"

@@ -23,7 +23,7 @@ from pbntool.diagnostics import (
     Diagnostic,
 )
 from pbntool.model import Board, Contract, Score, Seat
-from pbntool.rules._common import _FULL_HAND
+from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.rules.auction import AuctionOutcome, auction_outcome
 from pbntool.scoring import board_dealer, board_vulnerability, duplicate_score
 
@@ -93,7 +93,7 @@ def _check_contract(board: Board, outcome: AuctionOutcome | None) -> Iterator[Di
             yield CON006.at(("tag", "Declarer"), name="Declarer", value=board.declarer.letter)
         if board.result is not None:
             yield CON006.at(("tag", "Result"), name="Result", value=str(board.result))
-    if board.result is not None and not 0 <= board.result.tricks <= _FULL_HAND:
+    if board.result is not None and not 0 <= board.result.tricks <= TRICKS_PER_DEAL:
         yield CON003.at(("tag", "Result"), value=str(board.result))
 
 
@@ -165,7 +165,7 @@ def _check_score(board: Board, outcome: AuctionOutcome | None) -> Iterator[Diagn
     if declarer is None or vulnerability is None:
         return
     tricks = _declarer_tricks(board, contract, declarer)
-    if tricks is None or not 0 <= tricks <= _FULL_HAND:
+    if tricks is None or not 0 <= tricks <= TRICKS_PER_DEAL:
         return
     vulnerable = vulnerability.is_vulnerable(declarer.side)
     computed = duplicate_score(contract, vulnerable, tricks)

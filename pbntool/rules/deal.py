@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 from pbntool.diagnostics import HND001, HND002, HND003, Diagnostic
 from pbntool.model import Card, Deal, Rank, Suit
-from pbntool.rules._common import _FULL_HAND, _SEATS
+from pbntool.notation import CARDS_PER_HAND
+from pbntool.rules._common import _SEATS
 
 __all__ = ["check_deal"]
 
@@ -55,12 +56,12 @@ def _check_deal(masks: tuple[int | None, ...]) -> Iterator[Diagnostic]:
         for seat, mask in zip(_SEATS, masks, strict=True)
         if mask is not None
     ]
-    full = len(counts) == 4 and any(count >= _FULL_HAND for _, count in counts)
+    full = len(counts) == 4 and any(count >= CARDS_PER_HAND for _, count in counts)
     for seat, count in counts:
-        if count > _FULL_HAND or (full and count != _FULL_HAND):
+        if count > CARDS_PER_HAND or (full and count != CARDS_PER_HAND):
             yield HND002.at(("deal", seat), seat=seat.name_title, count=count)
     sizes = {count for _, count in counts}
-    if not full and len(sizes) > 1 and max(sizes) <= _FULL_HAND:
+    if not full and len(sizes) > 1 and max(sizes) <= CARDS_PER_HAND:
         listed = ", ".join(f"{seat.letter} {count}" for seat, count in counts)
         yield HND003.at(("tag", "Deal"), counts=listed)
 
@@ -79,6 +80,6 @@ def _end_position_size(masks: tuple[int | None, ...] | None) -> int | None:
     sizes = {mask.bit_count() for mask in masks if mask is not None}
     if len(sizes) == 1:
         size = sizes.pop()
-        if size < _FULL_HAND:
+        if size < CARDS_PER_HAND:
             return size
     return None

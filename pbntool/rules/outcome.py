@@ -105,6 +105,6 @@ def declarer_tricks_from_play(
         return None
     tricks = sequence_play(board.play, contract.strain.trump)
     winners = [trick.winner for trick in tricks]
-    if len(winners) != 13 or any(winner is None for winner in winners):
+    if len(winners) != TRICKS_PER_DEAL or any(winner is None for winner in winners):
         return None
     return sum(1 for winner in winners if winner is not None and winner.side == declarer.side)

@@ -28,7 +28,8 @@ from pbntool.diagnostics import (
     Severity,
 )
 from pbntool.model import Board, Card, Contract, Play, Seat, SectionEnd, Slot, Suit, Token
-from pbntool.rules._common import _CONTINUE, _FULL_HAND, _SEATS
+from pbntool.notation import TRICKS_PER_DEAL
+from pbntool.rules._common import _CONTINUE, _SEATS
 from pbntool.rules.auction import AuctionOutcome, auction_outcome
 from pbntool.rules.board import _final_contract, _final_declarer
 from pbntool.rules.deal import _SUIT_MASKS, _cards_of, _end_position_size, _hand_masks
@@ -215,7 +216,7 @@ def _check_play(
     if reason is not None and play.card_count:
         yield PLY006.at(("section", "Play"), reason=reason)
     sequenced = _sequence(play, trump) if strain_known else []
-    rows = min(len(play.tricks), _FULL_HAND if end_size is None else end_size)
+    rows = min(len(play.tricks), TRICKS_PER_DEAL if end_size is None else end_size)
     if rows and declarer is not None and not end_position:
         yield from _check_opening_lead(play, declarer)
     yield from _check_cards(play, masks or _UNKNOWN_HANDS, sequenced, rows)
@@ -468,14 +469,14 @@ def _check_result(board: Board, tally: _Tally | None) -> Iterator[Diagnostic]:
     if tally is None or play is None or result is None or result.irregular:
         return
     stated = result.tricks
-    if not 0 <= stated <= _FULL_HAND:
+    if not 0 <= stated <= TRICKS_PER_DEAL:
         return  # CON003 already
     decided = tally.won + tally.lost
-    if decided == _FULL_HAND:
+    if decided == TRICKS_PER_DEAL:
         if stated != tally.won:
             yield CON004.at(("tag", "Result"), stated=stated, derived=tally.won)
     elif play.end is SectionEnd.STOP:
-        low, high = tally.won, _FULL_HAND - tally.lost
+        low, high = tally.won, TRICKS_PER_DEAL - tally.lost
         if not low <= stated <= high:
             yield CON005.at(
                 ("tag", "Result"), stated=stated, won=tally.won, played=decided, low=low, high=high

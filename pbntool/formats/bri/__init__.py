@@ -23,6 +23,7 @@ from pbntool.formats.dealing import (
     unwritable,
 )
 from pbntool.model import Board, Seat
+from pbntool.notation import CARDS_PER_DEAL, CARDS_PER_HAND
 from pbntool.records import Record
 
 __all__ = ["BriWriter", "decode_digits", "encode_digits", "iter_records", "sniff"]
@@ -35,15 +36,15 @@ FILLER = b" " * 32 + b"\0" * 18
 def decode_digits(part: bytes) -> list[Seat] | str:
     """The seat of each card from the 78 digits of North, East and South, or why they are not
     a deal."""
-    seats: list[Seat | None] = [None] * 52
+    seats: list[Seat | None] = [None] * CARDS_PER_DEAL
     for position in range(39):
         pair = part[2 * position : 2 * position + 2]
-        if len(pair) != 2 or not pair.isdigit() or not 1 <= int(pair) <= 52:
+        if len(pair) != 2 or not pair.isdigit() or not 1 <= int(pair) <= CARDS_PER_DEAL:
             return f"byte {2 * position + 1}: {pair!r} is not a card number 01-52"
         number = int(pair)
         if seats[number - 1] is not None:
             return f"card number {number:02d} is given twice"
-        seats[number - 1] = Seat(position // 13)
+        seats[number - 1] = Seat(position // CARDS_PER_HAND)
     return [Seat.WEST if seat is None else seat for seat in seats]
 
 

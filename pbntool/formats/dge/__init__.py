@@ -22,6 +22,7 @@ from pbntool.formats.dealing import (
     unwritable,
 )
 from pbntool.model import Board, Card, Deal, Hand, Rank, Suit
+from pbntool.notation import CARDS_PER_DEAL
 from pbntool.records import Record
 
 __all__ = ["DgeWriter", "decode_hands", "encode_hands", "iter_records", "sniff"]
@@ -104,7 +105,7 @@ def sniff(head: bytes, name: str) -> int:
     if head[0] != 0x06 or any(head[HANDS:RECORD]):
         return 0
     part = head[:HANDS]
-    if sum(1 for byte in part if byte in _RANK_BYTES) != 52:
+    if sum(1 for byte in part if byte in _RANK_BYTES) != CARDS_PER_DEAL:
         return 0
     if not all(byte in SUIT_MARKS or byte in _RANK_BYTES for byte in part):
         return 0

@@ -86,7 +86,7 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
-from pbntool.notation import ALERT_NAG
+from pbntool.notation import ALERT_NAG, CARDS_PER_DEAL
 from pbntool.rules import auction_outcome, trick_winner
 from pbntool.scoring import board_dealer, board_vulnerability
 
@@ -711,7 +711,9 @@ def _build_play(
         end=SectionEnd.STOP if state.claims else SectionEnd.OPEN,
         annotations=annotations,
     )
-    complete = len(cards) == 52 and not guessed and declarer is not None and strain is not None
+    complete = (
+        len(cards) == CARDS_PER_DEAL and not guessed and declarer is not None and strain is not None
+    )
     return _Placed(play, won if complete and _all_cards(cards) else None)
 
 

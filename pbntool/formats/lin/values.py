@@ -349,7 +349,10 @@ def read_cards(value: str) -> tuple[list[tuple[Card, int]], Problem | None]:
 def read_claim(value: str) -> int | None:
     """``mc``: the tricks declarer's side takes in the whole deal, 0 to 13."""
     text = value.strip()
-    if not (0 < len(text) <= 2 and all(char in "0123456789" for char in text)) or int(text) > 13:
+    if (
+        not (0 < len(text) <= 2 and all(char in "0123456789" for char in text))
+        or int(text) > TRICKS_PER_DEAL
+    ):
         return None
     return int(text)
 

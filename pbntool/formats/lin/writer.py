@@ -42,7 +42,7 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
-from pbntool.notation import ALERT_NAG
+from pbntool.notation import ALERT_NAG, CARDS_PER_DEAL
 from pbntool.rules import auction_outcome, sequence_play, trump_of
 
 __all__ = ["LinWriter", "WriteOptions", "dumps_board"]
@@ -521,7 +521,7 @@ def _write_play(line: _Line, board: Board, losses: _Losses) -> int:
     remaining = play.card_count - written
     if remaining > 0:
         losses.cards.append(f"{remaining} card(s) after a gap or whose order cannot be known")
-    claimed = play.end is SectionEnd.STOP or written < 52
+    claimed = play.end is SectionEnd.STOP or written < CARDS_PER_DEAL
     if board.result is not None and claimed:
         line.pair("mc", str(board.result.tricks))
         line.page()

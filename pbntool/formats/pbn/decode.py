@@ -72,6 +72,7 @@ from pbntool.model import (
     Table,
     Tag,
 )
+from pbntool.notation import CARDS_PER_HAND
 from pbntool.rules import auction_outcome
 from pbntool.text.source import LineIndex
 
@@ -394,7 +395,7 @@ def _is_end_position(deal: Deal | None, contract: Contract | None) -> bool:
     if deal is None:
         return False
     sizes = {len(hand) for hand in deal.hands if hand is not None}
-    return len(sizes) == 1 and sizes.pop() < 13
+    return len(sizes) == 1 and sizes.pop() < CARDS_PER_HAND
 
 
 @functools.lru_cache(maxsize=1024)

@@ -274,7 +274,7 @@ def contract_tricks(masks: tuple[int, int, int, int], strain: Strain, declarer: 
     future = dds.futureTricks()
     # target -1: the most tricks; solutions 1: one best card; mode 1: solve even one card.
     _call(dds, lambda: dds.SolveBoard(deal, -1, 1, 1, future, 0))
-    return 13 - int(future.score[0])  # score[0] is the leader's side's tricks
+    return TRICKS_PER_DEAL - int(future.score[0])  # score[0] is the leader's side's tricks
 
 
 def contract_tricks_batch(

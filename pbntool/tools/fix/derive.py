@@ -34,6 +34,7 @@ from pbntool.model import (
     Seat,
     Tag,
 )
+from pbntool.notation import CARDS_PER_HAND
 from pbntool.rules import (
     AuctionOutcome,
     auction_outcome,
@@ -53,7 +54,6 @@ from pbntool.tools.fix.forms import ScoreForm, SideForm, format_side_score, read
 __all__ = ["VALUE_TAGS", "ValueFix", "derive_fixes", "quoted"]
 
 _FULL_DECK = sum(card.bit for card in ALL_CARDS)
-_FULL_HAND = 13
 _STRAIN_WORDS = ("clubs", "diamonds", "hearts", "spades", "notrump")
 _DEFAULT_FORM = ScoreForm()
 
@@ -250,7 +250,7 @@ def _fix_deal(state: _State) -> ValueFix | None:
         return None
     known = [hand.mask for hand in deal.hands if hand is not None]
     union = known[0] | known[1] | known[2]
-    if any(mask.bit_count() != _FULL_HAND for mask in known) or union.bit_count() != 39:
+    if any(mask.bit_count() != CARDS_PER_HAND for mask in known) or union.bit_count() != 39:
         return None
     seat = next(seat for seat in Seat if deal.hands[seat] is None)
     hand = str(Hand.from_mask(_FULL_DECK & ~union))

@@ -18,6 +18,7 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
+from pbntool.notation import CARDS_PER_HAND
 from pbntool.rules import auction_outcome, sequence_play, trick_winner, tricks_decided
 from pbntool.scoring import score_ns
 
@@ -29,8 +30,6 @@ __all__ = [
     "score_of",
     "stated_ns",
 ]
-
-_FULL_HAND = 13
 
 
 def played_result(board: Board) -> tuple[int, str, bool] | None:
@@ -47,9 +46,9 @@ def played_result(board: Board) -> tuple[int, str, bool] | None:
     if counted is None:
         return None
     won, lost = counted
-    if won + lost == _FULL_HAND:
+    if won + lost == CARDS_PER_HAND:
         return won, f"declarer took {won} tricks in the complete play", True
-    if won + lost == _FULL_HAND - 1 and board.play.end is SectionEnd.STOP:
+    if won + lost == CARDS_PER_HAND - 1 and board.play.end is SectionEnd.STOP:
         last = _forced_last_trick(board)
         if last is not None:
             total = won + last
@@ -67,10 +66,10 @@ def _forced_last_trick(board: Board) -> int | None:
         return None
     trump = contract.strain.trump
     tricks = sequence_play(play, trump)
-    if len(tricks) < _FULL_HAND - 1 or tricks[_FULL_HAND - 2].winner is None:
+    if len(tricks) < CARDS_PER_HAND - 1 or tricks[CARDS_PER_HAND - 2].winner is None:
         return None
     left = [hand.mask if hand is not None else 0 for hand in deal.hands]
-    for trick in tricks[: _FULL_HAND - 1]:
+    for trick in tricks[: CARDS_PER_HAND - 1]:
         for seat, slot in trick.cards:
             if not isinstance(slot, Card) or not left[seat] & slot.bit:
                 return None
@@ -78,13 +77,13 @@ def _forced_last_trick(board: Board) -> int | None:
     if any(mask.bit_count() != 1 for mask in left):
         return None
     last = [_only_card(mask) for mask in left]
-    if len(play.tricks) >= _FULL_HAND:
-        shown = play.tricks[_FULL_HAND - 1]
+    if len(play.tricks) >= CARDS_PER_HAND:
+        shown = play.tricks[CARDS_PER_HAND - 1]
         if any(
             isinstance(s, Card) and s is not last[seat] for seat, s in zip(Seat, shown, strict=True)
         ):
             return None  # a card shown in the last trick that the seat cannot hold
-    leader = tricks[_FULL_HAND - 2].winner
+    leader = tricks[CARDS_PER_HAND - 2].winner
     assert leader is not None
     order = [leader.next(step) for step in range(4)]
     winner = order[trick_winner([last[seat] for seat in order], trump)]
@@ -112,7 +111,7 @@ def declarer_for_play(board: Board) -> Seat | None:
 def score_of(
     contract: Contract | None, declarer: Seat | None, vulnerability: Vulnerability, tricks: int
 ) -> int | None:
-    if contract is None or contract.level is None or not 0 <= tricks <= _FULL_HAND:
+    if contract is None or contract.level is None or not 0 <= tricks <= CARDS_PER_HAND:
         return None
     if contract.is_passed_out:
         return 0
@@ -134,7 +133,7 @@ def computed_score_ns(board: Board) -> tuple[int, str] | None:
     declarer, result, vulnerability = declarer_for_play(board), board.result, board.vulnerability
     if contract.level is None or declarer is None or result is None or vulnerability is None:
         return None
-    if not 0 <= result.tricks <= _FULL_HAND:
+    if not 0 <= result.tricks <= CARDS_PER_HAND:
         return None
     ns = score_ns(contract, declarer, vulnerability, result.tricks)
     vulnerable = "vulnerable" if vulnerability.is_vulnerable(declarer.side) else "not vulnerable"

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pbntool.deals import is_full_deal
 from pbntool.diagnostics import Diagnostic
 from pbntool.model import Action, Bid, Board, Call, Doubling, Hand, Seat, SectionEnd, Side, Suit
+from pbntool.notation import CARDS_PER_DEAL
 from pbntool.records import Record, validate_record
 from pbntool.rules.outcome import BoardOutcome, board_outcome, stated_score_ns
 from pbntool.tools.select.kinds import Kind
@@ -148,7 +149,7 @@ def _has_deal(view: BoardView) -> bool:
 def _claimed(view: BoardView) -> bool:
     """A play that stops before the last trick, with a stated result or ``*``."""
     play = view.board.play
-    if play is None or play.card_count >= 52:
+    if play is None or play.card_count >= CARDS_PER_DEAL:
         return False
     return play.end is SectionEnd.STOP or view.board.result is not None
 

@@ -178,7 +178,7 @@ def _shape(text: str) -> ShapePattern:
         return ShapePattern((lengths[0], lengths[1], lengths[2], lengths[3]), any_order=False)
     if _SHAPE_SORTED.fullmatch(text):
         ordered = sorted((int(digit) for digit in text), reverse=True)
-        if sum(ordered) != 13:
+        if sum(ordered) != CARDS_PER_HAND:
             raise ValueError(f"the suit lengths of {text!r} do not add up to 13")
         return ShapePattern((ordered[0], ordered[1], ordered[2], ordered[3]), any_order=True)
     raise ValueError(
