@@ -216,3 +216,97 @@ def test_pdf_page_ink_is_in_the_four_slots(pdf_file: Path, tmp_path: Path) -> No
                     quadrants[(y > height // 2) * 2 + (x > width // 2)] += 1
     assert ink_outside == 0
     assert all(count > 50 for count in quadrants), quadrants
+
+
+# --- travellers grouped across tables and files ----------------------------------------------
+
+USBF_MATCH = CORPUS / "forrestrice__bridge-bots" / "bridgebots" / "tests" / "resources"
+USBF_MATCH = USBF_MATCH / "usbf_sf_14502.lin"
+TABLE_GAME = """[Event "Club pairs"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQJ.T98.765.432 T987.654.432.AKQ 6543.AKQ.AKQ.765 2.J732.JT98.JT98"]
+[Scoring "{scoring}"]
+[North "{north}"]
+[South "{north} partner"]
+[East "{east}"]
+[West "{east} partner"]
+[Contract "{contract}"]
+[Declarer "N"]
+[Result "{tricks}"]
+"""
+
+
+def _articles(page: str) -> list[str]:
+    return page.split('<article class="board"')[1:]
+
+
+def test_travellers_of_a_team_match_one_diagram_per_board_with_imps(tmp_path: Path) -> None:
+    """A LIN match: each board played in two rooms is drawn once, with both rooms' results
+    and the IMPs of each."""
+    if not USBF_MATCH.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    out = tmp_path / "match.html"
+    result = run_cli("render", "--travellers", str(USBF_MATCH), "-o", str(out), "-q")
+    assert result.returncode in (0, 1), result.stderr
+    articles = _articles(out.read_text(encoding="utf-8"))
+    numbers = {r.tag("Board") for r in boards_of(USBF_MATCH)}
+    assert len(articles) == len(numbers) < len(boards_of(USBF_MATCH))
+    for article in articles:
+        assert '<th scope="col">IMP_NS</th>' in article
+        traveller = article.split('<table class="travellers">', 1)[1].split("</table>", 1)[0]
+        assert traveller.count("<tr><td>") == 2  # the open and the closed room
+
+
+def test_travellers_from_several_files_with_matchpoints(tmp_path: Path) -> None:
+    """One board, one table per file, no ScoreTable: the traveller has every table's result
+    and their matchpoints; without a method (and without --method) the results alone."""
+    games = [("AB", "CD", "4S", 10), ("EF", "GH", "4S", 11), ("IJ", "KL", "3NT", 9)]
+    paths = []
+    for index, (north, east, contract, tricks) in enumerate(games):
+        path = tmp_path / f"table{index}.pbn"
+        path.write_text(
+            TABLE_GAME.format(
+                scoring="MP", north=north, east=east, contract=contract, tricks=tricks
+            )
+        )
+        paths.append(str(path))
+    out = tmp_path / "mp.html"
+    result = run_cli("render", "--travellers", *paths, "-o", str(out), "-q")
+    assert result.returncode in (0, 1), result.stderr
+    [article] = _articles(out.read_text(encoding="utf-8"))
+    assert '<th scope="col">MP_NS</th>' in article
+    assert all(f"<td>{north} &amp; {north} partner</td>" in article for north, *_ in games)
+    for path in paths:  # no Scoring tag: results, no points
+        Path(path).write_text(Path(path).read_text().replace('[Scoring "MP"]\n', ""))
+    result = run_cli("render", "--travellers", *paths, "-o", str(out), "-q")
+    [article] = _articles(out.read_text(encoding="utf-8"))
+    assert "MP_NS" not in article and article.count("<tr><td>") == 3
+    result = run_cli("render", "--travellers", "-m", "imp", *paths, "-o", str(out), "-q")
+    [article] = _articles(out.read_text(encoding="utf-8"))
+    assert '<th scope="col">IMP_NS</th>' in article
+
+
+def test_method_without_travellers_is_a_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "a.pbn"
+    path.write_text(TABLE_GAME.format(scoring="", north="A", east="B", contract="4S", tricks=10))
+    result = run_cli("render", "-m", "mp", str(path), "-o", str(tmp_path / "x.html"))
+    assert result.returncode == 2 and "--travellers" in result.stderr
+
+
+def test_render_writes_through_the_one_write_path(tmp_path: Path) -> None:
+    """A sheet replaces the target of a symbolic link (the link stays), leaves no temporary
+    file, and a run that fails leaves an existing sheet as it was."""
+    path = tmp_path / "a.pbn"
+    path.write_text(TABLE_GAME.format(scoring="", north="A", east="B", contract="4S", tricks=10))
+    target = tmp_path / "kept" / "sheet.html"
+    target.parent.mkdir()
+    target.write_text("old sheet")
+    link = tmp_path / "sheet.html"
+    link.symlink_to(target)
+    result = run_cli("render", str(path), "-o", str(link), "-q")
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and "<article" in target.read_text(encoding="utf-8")
+    assert sorted(p.name for p in target.parent.iterdir()) == ["sheet.html"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pbn", "kept", "sheet.html"]

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sys
-from contextlib import ExitStack
+from collections.abc import Iterator
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, Annotated
+from typing import Annotated, BinaryIO, TextIO, cast
 
 import typer
 
@@ -20,6 +20,8 @@ from pbntool.run.batch import BatchOptions, UsageError
 from pbntool.run.outputs import output_stem
 from pbntool.run.report import Tally
 from pbntool.run.tasks import OutputFormat, format_diagnostic
+from pbntool.scoring.methods import Method, ScoringSpec
+from pbntool.text.edit import AtomicFile, InputFiles, WriteRefused, inside_directory_problem
 from pbntool.text.inputs import Input
 
 __all__ = ["render"]
@@ -66,8 +68,24 @@ def render(
         ),
     ] = SuitColours.TWO,
     travellers: Annotated[
-        bool, typer.Option("--travellers", help="Add each board's results (its ScoreTable).")
+        bool,
+        typer.Option(
+            "--travellers",
+            help="Add each board's results: its ScoreTable, or every table's result in the "
+            "inputs (grouped as score groups them, one diagram per board), with matchpoints or "
+            "IMPs when the event is scored.",
+        ),
     ] = False,
+    method: Annotated[
+        Method | None,
+        typer.Option(
+            "--method",
+            "-m",
+            case_sensitive=False,
+            help="With --travellers: score the results so (default: each event's Scoring tag; "
+            "none: the results alone).",
+        ),
+    ] = None,
     dd: Annotated[
         bool,
         typer.Option(
@@ -101,9 +119,12 @@ def render(
         except PdfUnavailable as error:
             typer.echo(f"pbntool render: {error}", err=True)
             raise typer.Exit(2) from None
+    if method is not None and not travellers:
+        raise UsageError("--method scores the travellers: give --travellers too")
     if dd:
         _check_solver()
-    raise typer.Exit(_render_all(inputs, sheet, options, output, split, dd))
+    forced = None if method is None else ScoringSpec(method)
+    raise typer.Exit(_render_all(inputs, sheet, options, output, split, dd, forced))
 
 
 def _sheet_of(output: str | None) -> Sheet:
@@ -131,17 +152,18 @@ class _Outputs:
 
     def __init__(
         self,
-        stack: ExitStack,
         sheet: Sheet,
         options: RenderOptions,
         output: str | None,
         split: int | None,
+        inputs: InputFiles,
     ) -> None:
-        self.stack, self.sheet, self.options = stack, sheet, options
+        self.sheet, self.options = sheet, options
         self.output, self.split = output, split
         self.directory = output is not None and _is_directory(output)
         self.writer: object | None = None
-        self.close_stream: IO[bytes] | IO[str] | None = None
+        self.file: AtomicFile | None = None
+        self.inputs = inputs
         self.key: str | None = None
         self.part = 0
         self.boards = 0
@@ -163,7 +185,6 @@ class _Outputs:
 
         suffix = SHEET_SUFFIX[self.sheet]
         if self.output is None:
-            self.close_stream = None
             return HtmlWriter(sys.stdout, self.options)
         if self.directory:
             stem = output_stem(Input(file, None))
@@ -174,25 +195,32 @@ class _Outputs:
         if self.split is not None:
             path = path.with_name(f"{path.name}-{self.part:04d}")
         path = path.with_name(path.name + suffix) if path.suffix != suffix else path
+        if self.directory:
+            problem = inside_directory_problem(Path(self.output), path)
+            if problem is not None:
+                raise WriteRefused(f"{path}: {problem}")
         path.parent.mkdir(parents=True, exist_ok=True)
-        if self.sheet is Sheet.PDF:
+        binary = self.sheet is Sheet.PDF
+        # The one write path: never one of the inputs, renamed into place when complete.
+        self.file = AtomicFile(path, binary=binary, inputs=self.inputs)
+        if binary:
             from pbntool.formats.pdf import PdfWriter
 
-            binary = open(path, "wb")  # noqa: SIM115 - closed by finish
-            self.close_stream = binary
-            return PdfWriter(binary, self.options)
-        text = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed by finish
-        self.close_stream = text
-        return HtmlWriter(text, self.options)
+            return PdfWriter(cast(BinaryIO, self.file.stream), self.options)
+        return HtmlWriter(cast(TextIO, self.file.stream), self.options)
 
-    def finish(self) -> None:
-        if self.writer is not None:
-            self.writer.close()  # type: ignore[attr-defined]
-            self.writer = None
-        if self.close_stream is not None:
-            self.close_stream.close()
-            self.close_stream = None
-        self.boards = 0
+    def finish(self, completed: bool = True) -> None:
+        """Close the sheet open now: kept when ``completed``, else dropped."""
+        writer, file = self.writer, self.file
+        self.writer, self.file, self.boards = None, None, 0
+        try:
+            if completed and writer is not None:
+                writer.close()  # type: ignore[attr-defined]
+            if completed and file is not None:
+                file.commit()
+        finally:
+            if file is not None:
+                file.abort()  # nothing left to drop once committed
 
 
 def _render_all(
@@ -202,31 +230,45 @@ def _render_all(
     output: str | None,
     split: int | None,
     dd: bool,
+    forced: ScoringSpec | None,
 ) -> int:
     report = Tally(inputs.fail_on)
-    with ExitStack() as stack:
-        outputs = _Outputs(stack, sheet, options, output, split)
-        try:
-            for record in iter_batch_records(inputs, report):
-                found = list(validate_record(record))
-                board = record.board
-                if board is not None:
-                    if dd:
-                        board = _with_double_dummy(board)
-                    writer = outputs.writer_for(record)
-                    writer.write(board, record.file, found)  # type: ignore[attr-defined]
-                report.count(record, found)
-                if not inputs.quiet:
-                    for diagnostic in found:
-                        if diagnostic.severity >= Severity.ERROR:
-                            sys.stderr.write(format_diagnostic(diagnostic, OutputFormat.text))
-            if outputs.writer is None and not outputs.directory:
-                outputs.writer = outputs._open("")  # no boards: still an (empty) sheet
-        finally:
-            outputs.finish()
+    outputs = _Outputs(sheet, options, output, split, inputs.input_files())
+    completed = False
+    try:
+        for record, board in _records_to_draw(inputs, report, options.travellers, forced):
+            found = list(validate_record(record))
+            if board is not None:
+                if dd:
+                    board = _with_double_dummy(board)
+                writer = outputs.writer_for(record)
+                writer.write(board, record.file, found)  # type: ignore[attr-defined]
+            report.count(record, found)
+            if not inputs.quiet:
+                for diagnostic in found:
+                    if diagnostic.severity >= Severity.ERROR:
+                        sys.stderr.write(format_diagnostic(diagnostic, OutputFormat.text))
+        if outputs.writer is None and not outputs.directory:
+            outputs.writer = outputs._open("")  # no boards: still an (empty) sheet
+        completed = True
+    finally:
+        outputs.finish(completed)
     if not inputs.quiet:
         typer.echo(report.summary(), err=True)
     return report.exit_code()
+
+
+def _records_to_draw(
+    inputs: BatchOptions, report: Tally, travellers: bool, forced: ScoringSpec | None
+) -> Iterator[tuple[Record, Board | None]]:
+    """Each record read, with the board to draw for it (None: drawn with an earlier table's)."""
+    records = iter_batch_records(inputs, report)
+    if not travellers:
+        yield from ((record, record.board) for record in records)
+        return
+    from pbntool.tools.score.travellers import with_travellers
+
+    yield from with_travellers(records, forced)
 
 
 def _with_double_dummy(board: Board) -> Board:

@@ -405,9 +405,17 @@ def _travellers(board: Board) -> TableView | None:
     for table in board.tables:
         if table.name == "ScoreTable" and table.rows:
             header = tuple(column.name for column in table.columns)
-            rows = tuple(tuple(cell for cell in row) for row in table.rows)
+            rows = tuple(tuple(_cell_text(cell) for cell in row) for row in table.rows)
             return TableView(header, rows)
     return None
+
+
+def _cell_text(cell: str) -> str:
+    """A table cell as people read it: a PBN string cell without its quotes and escapes, and
+    the "no value" marks (``-``) as they are."""
+    if len(cell) >= 2 and cell.startswith('"') and cell.endswith('"'):
+        return cell[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    return cell
 
 
 def _commentary(board: Board) -> tuple[str, ...]:
