@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from pbntool.formats import pbn
 from pbntool.tools.score.check import check_event
 
@@ -186,3 +188,18 @@ def test_a_table_without_a_traveller_is_checked_against_its_own_matchs(tmp_path:
     errors, _ = _check(half)
     assert errors == []
     assert half.read_text().count("[ScoreTable") == 12
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_validate_and_convert_read_the_dialect_too(jobs: str) -> None:
+    """--dialect is a reading option of every command that reads: validate finds no PBN123
+    and no missing deal, convert writes the inherited deal and the passes put back, with
+    workers (-j 2, the input read whole) as in one process."""
+    plain = _cli("validate", "-j", jobs, str(PAVLICEK))
+    read = _cli("validate", "-j", jobs, "--dialect", "pavlicek", str(PAVLICEK))
+    assert "PBN123" in plain.stdout and "PBN123" not in read.stdout
+    converted = _cli("convert", "-j", jobs, "--dialect", "pavlicek", "--to", "json", str(PAVLICEK))
+    boards = [json.loads(line) for line in converted.stdout.splitlines()]
+    assert len(boards) == 2
+    assert boards[0]["deal"] == boards[1]["deal"] and boards[1]["deal"] is not None
+    assert boards[0]["auction"][0] == "Pass"  # West's opening pass, put back

@@ -26,6 +26,7 @@ import typer.core
 
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format, read_input, readable_formats, writable_formats
+from pbntool.formats.pbn.dialects import apply_dialect
 from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions, UsageError
 from pbntool.run.report import (
@@ -235,7 +236,7 @@ def iter_batch_records(inputs: BatchOptions, report: Tally) -> Iterator[Record]:
     paths = [*inputs.paths, *([] if inputs.files_from is None else listed_paths(inputs.files_from))]
     for source in iter_inputs(paths, inputs.selection):
         report.inputs += 1
-        yield from read_input(source, inputs.form)
+        yield from apply_dialect(read_input(source, inputs.form), inputs.dialect)
         failure = source.failure()
         if failure is not None:
             yield Record(None, (failure,), source.name, failure.line or 0)
@@ -347,6 +348,23 @@ Progress = Annotated[
 Quiet = Annotated[
     bool, typer.Option("--quiet", "-q", help="Nothing on stderr: no diagnostics, summary, bar.")
 ]
+
+
+class Dialect(StrEnum):
+    """Opt-in readings of a program's habits (pbntool.formats.pbn.dialects)."""
+
+    pavlicek = "pavlicek"
+
+
+DialectOption = Annotated[
+    Dialect | None,
+    typer.Option(
+        "--dialect",
+        case_sensitive=False,
+        help="Read files in a program's dialect: pavlicek (opening passes omitted, the deal "
+        "given once per board). Off by default; each input is then read whole, in order.",
+    ),
+]
 SummaryJson = Annotated[
     bool, typer.Option("--summary-json", help="The final summary as one JSON object on stderr.")
 ]
@@ -392,6 +410,7 @@ BATCH_OPTIONS: tuple[inspect.Parameter, ...] = tuple(
         ("max_member_size", MaxMemberSize, "4G"),
         ("max_ratio", MaxRatio, _DEFAULT_LIMITS.max_ratio),
         ("max_game_size", MaxGameSize, "1M"),
+        ("dialect", DialectOption, None),
     )
 )
 """The options of every batch command, declared once (see ``batch_command``)."""
@@ -426,6 +445,7 @@ def batch_options(values: dict[str, Any]) -> BatchOptions:
         progress=values["progress"],
         quiet=values["quiet"],
         summary_json=values["summary_json"],
+        dialect=None if values["dialect"] is None else values["dialect"].value,
     )
 
 

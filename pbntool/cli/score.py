@@ -26,7 +26,6 @@ from pbntool.cli.common import (
     write_chunks,
 )
 from pbntool.diagnostics import Diagnostic, Severity
-from pbntool.formats.pbn.dialects import apply_dialect
 from pbntool.formats.pbn.writer import PbnWriter
 from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions
@@ -67,7 +66,6 @@ class _Io:
     out: TextIO
     report: Tally
     quiet: bool
-    dialect: str | None = None
 
 
 class ScoreFormat(StrEnum):
@@ -76,12 +74,6 @@ class ScoreFormat(StrEnum):
     text = "text"
     json = "json"
     pbn = "pbn"
-
-
-class Dialect(StrEnum):
-    """Opt-in readings of a program's habits (pbntool.formats.pbn.dialects)."""
-
-    pavlicek = "pavlicek"
 
 
 class CrossOption(StrEnum):
@@ -160,15 +152,6 @@ def score(
             "CSV file of imps_from,vp_winner rows; with standings per round and in total.",
         ),
     ] = None,
-    dialect: Annotated[
-        Dialect | None,
-        typer.Option(
-            "--dialect",
-            case_sensitive=False,
-            help="Read files in a program's dialect: pavlicek (opening passes omitted, the "
-            "deal given once per board). Off by default.",
-        ),
-    ] = None,
 ) -> None:
     """Rescore every board, score an event with a method, or check the stated scores.
 
@@ -193,7 +176,7 @@ def score(
     quiet = inputs.quiet
     with ExitStack() as stack:
         out = open_text_output(stack, output, inputs.input_files())
-        io = _Io(inputs, output_format, out, report, quiet, dialect and dialect.value)
+        io = _Io(inputs, output_format, out, report, quiet)
         if check:
             _check(io, CheckOptions(spec, group_by, tolerance))
         elif method is Method.DUPLICATE:
@@ -218,7 +201,7 @@ def _parallel_listing(inputs: BatchOptions, output_format: ScoreFormat) -> None:
 
 def _records(io: _Io) -> Iterator[Record]:
     """Every record, streamed: counted, its reader errors printed on stderr."""
-    for record in apply_dialect(iter_batch_records(io.inputs, io.report), io.dialect):
+    for record in iter_batch_records(io.inputs, io.report):
         io.report.count(record, record.diagnostics)
         _print_errors(record.diagnostics, io.quiet)
         yield record

@@ -19,7 +19,7 @@ from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
 from pbntool.run.engine import available_cores, open_engine, run_ordered
 from pbntool.run.report import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Tally
-from pbntool.run.tasks import Chunk, Task, finding
+from pbntool.run.tasks import Chunk, DialectTask, Task, finding
 from pbntool.run.units import Planned, plan_input
 from pbntool.text.edit import InputFiles
 from pbntool.text.inputs import Input, Selection, iter_inputs, read_path_list
@@ -58,6 +58,8 @@ class BatchOptions:
     """True: always; None: when stderr is a terminal; False: never (and never when quiet)."""
     quiet: bool = False
     summary_json: bool = False
+    dialect: str | None = None
+    """Read in a program's dialect (``pbntool.formats.pbn.dialects``); each input whole."""
 
     def input_files(self) -> InputFiles:
         """The files on disk this run reads (walked now, names only): no output may be one."""
@@ -107,7 +109,7 @@ class Batch:
     def __init__(self, options: BatchOptions, task: Task) -> None:
         options.check()
         self.options = options
-        self.task = task
+        self.task: Task = task if options.dialect is None else DialectTask(task, options.dialect)
         self.tally = Tally(fail_on=options.fail_on)
         self._progress: _ProgressLike | None = None
 
@@ -144,7 +146,8 @@ class Batch:
     def _plans(self, local: bool) -> Iterator[Planned]:
         for source in self._inputs():
             self.tally.inputs += 1
-            for plan in plan_input(source, self.options.form, local):
+            whole = self.options.dialect is not None
+            for plan in plan_input(source, self.options.form, local, whole):
                 plan.source = source
                 yield plan
 

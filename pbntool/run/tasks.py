@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Chunk",
     "ConvertTask",
+    "DialectTask",
     "Entry",
     "Finding",
     "OutputFormat",
@@ -103,6 +104,25 @@ class Task(Protocol):
 
     def renderer(self) -> Renderer:
         """A renderer for one unit of work (it may hold per-unit state, e.g. a writer)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DialectTask:
+    """``inner``'s work on records read in a dialect (``--dialect``); the batch reads each
+    input as one unit then, so that a reading sees the whole input in order."""
+
+    inner: Task
+    dialect: str
+
+    @property
+    def marks(self) -> bool:
+        return self.inner.marks
+
+    def renderer(self) -> Renderer:
+        from pbntool.formats.pbn.dialects import reading
+
+        render, read = self.inner.renderer(), reading(self.dialect)
+        return lambda record: render(read(record))
 
 
 def render_chunks(task: Task, records: Iterable[Record]) -> list[Chunk]:

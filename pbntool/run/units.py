@@ -95,9 +95,12 @@ def read_work(work: Work, outcome: WorkOutcome) -> Iterator[Record]:
 # --- planning (main process) --------------------------------------------------------------------
 
 
-def plan_input(source: Input, form: Format | None, local: bool) -> Iterator[Planned]:
+def plan_input(
+    source: Input, form: Format | None, local: bool, whole: bool = False
+) -> Iterator[Planned]:
     """The units of one input, in order; reads the input (and must finish before the next
-    input is asked for).  ``local``: workers can open local files themselves."""
+    input is asked for).  ``local``: workers can open local files themselves; ``whole``: the
+    input is one unit, never split (a dialect reads it in order)."""
     name = source.name
     if source.problem is not None:
         yield done(name, Record(None, (source.problem,), name, 0))
@@ -108,7 +111,7 @@ def plan_input(source: Input, form: Format | None, local: bool) -> Iterator[Plan
         yield done(name, failure_record(name, read_failure(error)))
         return
     try:
-        yield from _plan_stream(source, stream, form, local)
+        yield from _plan_stream(source, stream, form, local, whole)
         stopped = source.failure()
         if stopped is not None:
             yield done(name, Record(None, (stopped,), name, 0))
@@ -118,7 +121,7 @@ def plan_input(source: Input, form: Format | None, local: bool) -> Iterator[Plan
 
 
 def _plan_stream(
-    source: Input, stream: BinaryIO, form: Format | None, local: bool
+    source: Input, stream: BinaryIO, form: Format | None, local: bool, whole: bool
 ) -> Iterator[Planned]:
     name = source.name
     try:
@@ -132,7 +135,7 @@ def _plan_stream(
     if form is None or refused is not None:
         yield done(name, failure_record(name, refused or SRC007.at(), line=1))
         return
-    splitter = splitter_of(form)
+    splitter = None if whole else splitter_of(form)
     units = None if splitter is None else splitter.plan(source, again, head, local)
     if units is not None:
         yield from _guarded(name, units)

@@ -16,33 +16,63 @@ without the option.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from pbntool.model import Action, Auction, Board, Deal, Seat, Vulnerability
 from pbntool.records import Record
 
-__all__ = ["DIALECTS", "apply_dialect", "pavlicek"]
+__all__ = ["DIALECTS", "Reading", "apply_dialect", "pavlicek", "reading"]
 
 DIALECTS = ("pavlicek",)
 
 
+Reading = Callable[[Record], Record]
+"""One input's records, one at a time, read in a dialect (it keeps what earlier records
+said: a reading serves one input, from its first record)."""
+
+
+def reading(dialect: str) -> Reading:
+    """A fresh reading of one input in ``dialect``."""
+    if dialect == "pavlicek":
+        return _Pavlicek()
+    raise ValueError(f"unknown dialect {dialect!r}")
+
+
 def apply_dialect(records: Iterable[Record], dialect: str | None) -> Iterable[Record]:
-    """The records read in ``dialect`` (None: as they are)."""
+    """The records read in ``dialect`` (None: as they are); one reading per input file."""
     if dialect is None:
         return records
-    if dialect == "pavlicek":
-        return pavlicek(records)
-    raise ValueError(f"unknown dialect {dialect!r}")
+    reading(dialect)  # an unknown dialect fails here, before any record is read
+    return _per_file(records, dialect)
+
+
+def _per_file(records: Iterable[Record], dialect: str) -> Iterator[Record]:
+    current: tuple[str, Reading] | None = None
+    for record in records:
+        if current is None or current[0] != record.file:
+            current = (record.file, reading(dialect))
+        yield current[1](record)
 
 
 def pavlicek(records: Iterable[Record]) -> Iterator[Record]:
     """Pavlicek's reading: opening passes put back, deals inherited by later tables."""
-    deals: dict[tuple[str, str | None, int], tuple[Deal, Seat | None, Vulnerability | None]] = {}
-    for record in records:
+    read = _Pavlicek()
+    return (read(record) for record in records)
+
+
+class _Pavlicek:
+    """Pavlicek's reading of one input."""
+
+    def __init__(self) -> None:
+        self._deals: dict[
+            tuple[str, str | None, int], tuple[Deal, Seat | None, Vulnerability | None]
+        ] = {}
+
+    def __call__(self, record: Record) -> Record:
         board = record.board
         if board is None:
-            yield record
-            continue
+            return record
+        deals = self._deals
         diagnostics = record.diagnostics
         key = (record.file, board.tag("Event"), board.number) if board.number else None
         if board.deal is None and key is not None and key in deals:
@@ -61,7 +91,7 @@ def pavlicek(records: Iterable[Record]) -> Iterator[Record]:
             diagnostics = tuple(d for d in diagnostics if d.code != "PBN123")
         if board is not record.board:
             record = dataclasses.replace(record, board=board, diagnostics=diagnostics)
-        yield record
+        return record
 
 
 def _anchored(board: Board) -> Board:
