@@ -584,8 +584,9 @@ AUC006 = _code(
 PLY001 = _code(
     "PLY001",
     ERROR,
-    "{seat} plays {card}, which is not in {seat_poss} hand{holder}",
-    "A card that the player does not hold.",
+    "{seat} plays {card}, which is not in {seat_poss} hand{holder}{later}",
+    "A card that the player does not hold (once per play: later such cards are counted in "
+    "the message).",
 )
 PLY002 = _code(
     "PLY002",
