@@ -32,6 +32,8 @@ _SCRIPT = shutil.which("pbntool", path=str(Path(sys.executable).parent))
 SCRIPT = (_SCRIPT,) if _SCRIPT is not None else None
 """The console script installed beside this interpreter (None when not installed)."""
 
+SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "sample" / "event.pbn"
+"""The README's clean eight-board event."""
 DIAGNOSTIC_KEYS = ["file", "line", "column", "board", "code", "severity", "message"]
 TEXT_DIAGNOSTIC = re.compile(
     r"^(?P<file>[^:\n]+)(?::(?P<line>\d+)(?::(?P<column>\d+))?)?: "
@@ -599,6 +601,22 @@ def test_show_one_board(tmp_path: Path) -> None:
     assert not any(symbol in run.text for symbol in "♠♥♦♣")
     every = pbntool_run("show", "scores.pbn", cwd=tmp_path)
     assert re.findall(r"^Board (\d+)\b", every.text, flags=re.MULTILINE) == list("12345")
+
+
+def test_show_and_to_text_say_the_room_and_table_and_no_claim_without_play(
+    tmp_path: Path,
+) -> None:
+    text = SAMPLE.read_text(encoding="utf-8").split("\n\n")[0]
+    text = text.replace('[Board "1"]', '[Board "1"]\n[Room "Open"]\n[Table "4"]')
+    text = re.sub(r'(\[Play "E"\]\n)(?:.+\n?)+', r"\1*\n", text)
+    write(tmp_path / "open.pbn", text + "\n")
+    shown = pbntool_run("show", "open.pbn", cwd=tmp_path)
+    converted = pbntool_run("convert", "--to", "text", "open.pbn", cwd=tmp_path)
+    for run in (shown, converted):
+        assert run.code == 0, run.err
+        assert "   Open room   Table 4   (open.pbn)" in run.text.splitlines()[0]
+        assert "claim" not in run.text and "Play (" not in run.text
+        assert "2♥ by N, down 4 (+200 EW)" in run.text
 
 
 def test_show_missing_board(tmp_path: Path) -> None:
