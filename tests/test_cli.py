@@ -283,13 +283,19 @@ def test_unknown_option_is_a_usage_error(tmp_path: Path) -> None:
 # --- validate: output formats ------------------------------------------------------------------
 
 
+BRD001_MESSAGE = (
+    "Dealer N but board 2 is dealt by E: check the Board and Dealer tags (pbntool fix keeps a "
+    "stated Dealer; --ignore BRD001 if the event has its own cycle)"
+)
+
+
 def test_text_format_is_file_line_column_severity_code_message(tmp_path: Path) -> None:
     write(tmp_path / "bad.pbn", INSUFFICIENT)
     write(tmp_path / "warn.pbn", WARNING_ONLY)
     run = pbntool_run("validate", "bad.pbn", "warn.pbn", cwd=tmp_path)
     assert run.lines == [
         "bad.pbn:17:4: error AUC001 insufficient bid 1H after 1S",
-        "warn.pbn:9:10: warning BRD001 Dealer N but board 2 is dealt by E",
+        f"warn.pbn:9:10: warning BRD001 {BRD001_MESSAGE}",
     ]
     for line in run.lines:
         assert TEXT_DIAGNOSTIC.match(line), line
@@ -319,7 +325,7 @@ def test_json_format_has_exactly_the_documented_keys(tmp_path: Path) -> None:
             "board": 2,
             "code": "BRD001",
             "severity": "warning",
-            "message": "Dealer N but board 2 is dealt by E",
+            "message": BRD001_MESSAGE,
         },
     ]
 
