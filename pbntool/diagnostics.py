@@ -167,7 +167,8 @@ ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 SRC001 = _code(
     "SRC001",
     INFO,
-    "not valid UTF-8; decoded as {encoding}",
+    "not valid UTF-8; decoded as {encoding} (pbntool fix keeps the encoding; "
+    "convert --to pbn writes UTF-8)",
     "The file is not UTF-8 and was decoded as Windows-1252 (or Latin-1).",
 )
 SRC002 = _code(
@@ -345,13 +346,15 @@ PBN110 = _code(
 PBN111 = _code(
     "PBN111",
     WARNING,
-    "plus sign in {name} {value}",
+    "plus sign in {name} {value}: the standard writes none (the value is read as if "
+    "without it; pbntool fix keeps the file's form: --ignore PBN111 to hide)",
     'A real-world deviation: `Score "+1430"`, `OptimumScore "NS +90"`.',
 )
 PBN112 = _code(
     "PBN112",
     WARNING,
-    "{name} {value} is not in the form YYYY.MM.DD",
+    "{name} {value} is not in the form YYYY.MM.DD: correct it by hand (? for an unknown "
+    "digit, as in 1995.??.??)",
     "A date in another form (e.g. `2021-04-03 05:06`).",
 )
 PBN113 = _code(
@@ -463,7 +466,8 @@ PBN130 = _code(
 PBN131 = _code(
     "PBN131",
     INFO,
-    "Play section with no cards",
+    "Play section with no cards: the play was not recorded (nothing to fix; --ignore PBN131 "
+    "to hide)",
     '`[Play "W"]` followed by nothing or only `*` (a real-world deviation).',
 )
 PBN132 = _code(
@@ -536,7 +540,7 @@ PBN140 = _code(
 EXP001 = _code(
     "EXP001",
     WARNING,
-    "% EXPORT file: {detail}",
+    "% EXPORT file: {detail} (pbntool convert --to pbn rewrites the file in export format)",
     "A deviation from the PBN export format in a file that declares it.",
 )
 
@@ -544,7 +548,8 @@ EXP001 = _code(
 HND001 = _code(
     "HND001",
     ERROR,
-    "card {card} appears more than once in the deal",
+    "card {card} appears more than once in the deal, so another card is missing: if one hand "
+    "is wrong, write it as - and pbntool fix fills it in from the other three",
     "A card in two hands, or twice in one hand.",
 )
 HND002 = _code(
@@ -588,7 +593,8 @@ AUC004 = _code(
 AUC005 = _code(
     "AUC005",
     WARNING,
-    "auction stops after {count} call(s) without ending and without *",
+    "auction stops after {count} call(s) without ending and without *: end an auction not "
+    "recorded (or cut short) with *",
     "An incomplete auction that does not say it is incomplete.",
 )
 AUC006 = _code(
@@ -602,8 +608,9 @@ AUC006 = _code(
 PLY001 = _code(
     "PLY001",
     ERROR,
-    "{seat} plays {card}, which is not in {seat_poss} hand{holder}",
-    "A card that the player does not hold.",
+    "{seat} plays {card}, which is not in {seat_poss} hand{holder}{later}",
+    "A card that the player does not hold (once per play: later such cards are counted in "
+    "the message).",
 )
 PLY002 = _code(
     "PLY002",
@@ -714,19 +721,22 @@ SCO002 = _code(
 BRD001 = _code(
     "BRD001",
     WARNING,
-    "Dealer {stated} but board {board} is dealt by {expected}",
+    "Dealer {stated} but board {board} is dealt by {expected}: check the Board and Dealer "
+    "tags (pbntool fix keeps a stated Dealer; --ignore BRD001 if the event has its own cycle)",
     "The dealer differs from the standard 16-board cycle.",
 )
 BRD002 = _code(
     "BRD002",
     WARNING,
-    "Vulnerable {stated} but board {board} has {expected}",
+    "Vulnerable {stated} but board {board} has {expected}: check the Board and Vulnerable "
+    "tags (pbntool fix keeps a stated Vulnerable; --ignore BRD002 if the event has its own "
+    "cycle)",
     "The vulnerability differs from the standard 16-board cycle.",
 )
 BRD003 = _code(
     "BRD003",
     WARNING,
-    "missing mandatory tag(s): {names}",
+    "missing mandatory tag(s): {names}{advice}",
     "One or more of the 15 tags of the mandatory tag set are absent.",
 )
 

@@ -501,3 +501,96 @@ def test_progress_bar_is_on_by_default_on_a_terminal(tmp_path: Path) -> None:
     text = seen.decode(errors="replace")
     assert "30 boards, " in text and "/s" in text  # the bar
     assert "pbntool: 1 input, 30 boards" in text  # and the summary after it
+
+
+def _tree(root: Path) -> int:
+    """A directory of PBN, LIN and a zip, plus a file no walk reads; the bytes of those read."""
+    write = {
+        "a.pbn": games(31, 5),
+        "deeper/b.PBN": games(32, 7),
+        "deeper/c.lin": b"md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|"
+        b"mb|p|mb|p|mb|p|mb|p|pg||\n",
+        "notes.txt": b"not a bridge file\n" * 100,
+    }
+    for name, data in write.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    with zipfile.ZipFile(root / "deeper" / "d.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("x.pbn", games(33, 9))
+        archive.writestr("y.pbn", games(34, 4))
+    read = ("a.pbn", "deeper/b.PBN", "deeper/c.lin", "deeper/d.zip")
+    return sum((root / name).stat().st_size for name in read)
+
+
+def test_progress_total_of_a_directory_is_the_sum_of_its_file_sizes(tmp_path: Path) -> None:
+    import pbntool.formats  # noqa: F401 - the registry gives the walk its suffixes
+    from pbntool.run.batch import BatchOptions, input_total
+    from pbntool.text.inputs import input_bytes
+
+    expected = _tree(tmp_path)
+    assert input_bytes([str(tmp_path)]) == expected
+    assert input_total(BatchOptions(paths=(str(tmp_path),))) == expected
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{tmp_path / 'a.pbn'}\n")
+    both = BatchOptions(paths=(str(tmp_path / "deeper"),), files_from=str(listing))
+    assert input_total(both) == expected  # deeper/ and a.pbn, listed
+    excluded = BatchOptions(paths=(str(tmp_path),), selection=Selection(exclude=("deeper",)))
+    assert input_total(excluded) == (tmp_path / "a.pbn").stat().st_size
+    assert input_total(BatchOptions(paths=(str(tmp_path), "-"))) is None  # stdin: unknown
+
+
+def test_the_bar_moves_by_each_inputs_size_and_never_past_the_total(tmp_path: Path) -> None:
+    from pbntool.run.progress import InputShare
+
+    total = _tree(tmp_path)
+    sources = list(iter_inputs([str(tmp_path)], Selection(include=("*.pbn", "*.lin", "*.zip"))))
+    assert [source.size is not None for source in sources] == [True, True, True, True, False]
+    share = InputShare(bounded=True)
+    moved = 0
+    for source in sources:
+        # Two units each, weighing more than the file on disk (decompressed, say).
+        for _ in range(2):
+            moved += share.advance(source, 10 * (source.size or 1000))
+            assert moved <= total
+    assert moved + share.advance(None, 0) == total  # the rest of the last input at the end
+    assert InputShare(bounded=False).advance(sources[0], 123) == 123
+
+
+def test_no_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    code, out, err = run("validate", ".", "-j", "1", cwd=tmp_path)
+    assert code == 0 and out == ""
+    assert err.startswith("pbntool: 5 inputs, 26 boards: 0 errors")  # the summary, no bar
+    assert "\r" not in err and "\x1b" not in err and "━" not in err and "/s" not in err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal: Linux")
+def test_the_bar_on_a_terminal_shows_the_total_and_the_boards(tmp_path: Path) -> None:
+    import pty
+
+    total = _tree(tmp_path)
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [*MODULE, "validate", ".", "-j", "1"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        env={**os.environ, "COLUMNS": "150"},
+    )
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the other side closed
+            break
+        if not data:
+            break
+        seen += data
+    os.close(master)
+    assert process.wait(timeout=120) == 0
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen.decode(errors="replace"))
+    size = f"{total / 1000:.1f}/{total / 1000:.1f} kB"  # read of the total, full at the end
+    assert size in text, text
+    assert "26 boards, " in text and "ETA" in text

@@ -33,6 +33,8 @@ _SCRIPT = shutil.which("pbntool", path=str(Path(sys.executable).parent))
 SCRIPT = (_SCRIPT,) if _SCRIPT is not None else None
 """The console script installed beside this interpreter (None when not installed)."""
 
+SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "sample" / "event.pbn"
+"""The README's clean eight-board event."""
 DIAGNOSTIC_KEYS = ["file", "line", "column", "board", "code", "severity", "message"]
 TEXT_DIAGNOSTIC = re.compile(
     r"^(?P<file>[^:\n]+)(?::(?P<line>\d+)(?::(?P<column>\d+))?)?: "
@@ -283,13 +285,19 @@ def test_unknown_option_is_a_usage_error(tmp_path: Path) -> None:
 # --- validate: output formats ------------------------------------------------------------------
 
 
+BRD001_MESSAGE = (
+    "Dealer N but board 2 is dealt by E: check the Board and Dealer tags (pbntool fix keeps a "
+    "stated Dealer; --ignore BRD001 if the event has its own cycle)"
+)
+
+
 def test_text_format_is_file_line_column_severity_code_message(tmp_path: Path) -> None:
     write(tmp_path / "bad.pbn", INSUFFICIENT)
     write(tmp_path / "warn.pbn", WARNING_ONLY)
     run = pbntool_run("validate", "bad.pbn", "warn.pbn", cwd=tmp_path)
     assert run.lines == [
         "bad.pbn:17:4: error AUC001 insufficient bid 1H after 1S",
-        "warn.pbn:9:10: warning BRD001 Dealer N but board 2 is dealt by E",
+        f"warn.pbn:9:10: warning BRD001 {BRD001_MESSAGE}",
     ]
     for line in run.lines:
         assert TEXT_DIAGNOSTIC.match(line), line
@@ -319,7 +327,7 @@ def test_json_format_has_exactly_the_documented_keys(tmp_path: Path) -> None:
             "board": 2,
             "code": "BRD001",
             "severity": "warning",
-            "message": "Dealer N but board 2 is dealt by E",
+            "message": BRD001_MESSAGE,
         },
     ]
 
@@ -601,6 +609,22 @@ def test_show_one_board(tmp_path: Path) -> None:
     assert not any(symbol in run.text for symbol in "♠♥♦♣")
     every = pbntool_run("show", "scores.pbn", cwd=tmp_path)
     assert re.findall(r"^Board (\d+)\b", every.text, flags=re.MULTILINE) == list("12345")
+
+
+def test_show_and_to_text_say_the_room_and_table_and_no_claim_without_play(
+    tmp_path: Path,
+) -> None:
+    text = SAMPLE.read_text(encoding="utf-8").split("\n\n")[0]
+    text = text.replace('[Board "1"]', '[Board "1"]\n[Room "Open"]\n[Table "4"]')
+    text = re.sub(r'(\[Play "E"\]\n)(?:.+\n?)+', r"\1*\n", text)
+    write(tmp_path / "open.pbn", text + "\n")
+    shown = pbntool_run("show", "open.pbn", cwd=tmp_path)
+    converted = pbntool_run("convert", "--to", "text", "open.pbn", cwd=tmp_path)
+    for run in (shown, converted):
+        assert run.code == 0, run.err
+        assert "   Open room   Table 4   (open.pbn)" in run.text.splitlines()[0]
+        assert "claim" not in run.text and "Play (" not in run.text
+        assert "2♥ by N, down 4 (+200 EW)" in run.text
 
 
 def test_show_missing_board(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ import json
 import re
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -35,6 +36,7 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS
 
+from pbntool.dev.docs_gen import COMMON_FINDINGS
 from pbntool.diagnostics import CATALOGUE, Diagnostic, Severity
 from pbntool.formats import lin, pbn
 from pbntool.formats.json import dumps_line
@@ -366,6 +368,10 @@ def test_cli_validate_whole_corpus() -> None:
     assert bad == []
     has_errors = any(json.loads(line)["severity"] == "error" for line in lines)
     assert done.returncode == (1 if has_errors else 0)
+    # docs/diagnostics.md's checklist (docs_gen.COMMON_FINDINGS) is of the ten most common.
+    counts = Counter(json.loads(line)["code"] for line in lines)
+    top = {code for code, _ in counts.most_common(len(COMMON_FINDINGS))}
+    assert top == {common.code for common in COMMON_FINDINGS}, counts.most_common(12)
 
 
 @pytest.mark.slow

@@ -461,6 +461,51 @@ def test_card_not_in_the_players_hand_is_ply001_naming_the_holder() -> None:
     assert mentions(diagnostic, "North plays C2", "North's hand (West holds it)")
 
 
+def _full_play_board(seed: int) -> Board:
+    """A random board with a whole play (13 tricks, no claim)."""
+    rng = random.Random(seed)
+    while True:
+        board = random_board(rng, 1, claim_probability=0.0, passout_probability=0.0)
+        if board.play is not None and board.play.card_count == 52:
+            return board
+
+
+def test_a_play_written_a_seat_out_is_one_ply001_counting_the_other_cards() -> None:
+    # Every card moved to the next seat's column (a Play tag one seat out): 52 cards not held,
+    # one finding at the first, which counts the other 51 and names the likely cause.
+    board = _full_play_board(5)
+    assert board.play is not None
+    assert "PLY001" not in codes(check_play(board))
+    rows = tuple(
+        tuple(row[seat.next(-1)] for seat in Seat)  # the card of seat X now under seat X+1
+        for row in board.play.tricks
+    )
+    moved = dataclasses.replace(board, play=dataclasses.replace(board.play, tricks=rows))
+    diagnostic = only(check_play(moved), "PLY001")
+    assert diagnostic.path is not None and diagnostic.path[:2] == ("card", 0)
+    assert mentions(diagnostic, "51 later cards", "tricks 1-13", "right-hand opponent")
+    assert mentions(diagnostic, "one seat out")
+    assert len(list(check_board(moved))) < 5  # not one line per card
+
+
+def test_two_cards_not_held_are_one_ply001_naming_the_later_trick() -> None:
+    board = _full_play_board(6)
+    assert board.play is not None
+    tricks = [list(row) for row in board.play.tricks]
+    # Swap two cards of different players in trick 2 and trick 9 with cards of their partners
+    # played later (a card not held, twice).
+    for number in (1, 8):
+        row = tricks[number]
+        row[N], row[S] = row[S], row[N]
+    moved = dataclasses.replace(
+        board,
+        play=dataclasses.replace(board.play, tricks=tuple(tuple(row) for row in tricks)),
+    )
+    diagnostic = only(check_play(moved), "PLY001")
+    assert diagnostic.path == ("card", 1, N) or diagnostic.path == ("card", 1, S)
+    assert mentions(diagnostic, "3 later cards", "(tricks 2, 9)"), diagnostic.message
+
+
 def test_card_of_an_unknown_hand_held_by_a_known_hand_is_ply001() -> None:
     partial = deal("N:AKQJ.AKQ.AKQ.AKQ - 6543.876.876.876 -")
     board = spread_board("C2 CA CQ C6", deal=partial)

@@ -20,6 +20,7 @@ from pbntool.model import (
     Result,
     Score,
     Seat,
+    SectionEnd,
     Side,
     Strain,
     Tag,
@@ -203,3 +204,35 @@ def test_lin_alerts_and_suit_escapes_are_shown() -> None:
     shown = render_board(lin.parse(text).boards[0])
     assert "2♦*(1)" in shown and "* alerted" in shown
     assert "(1) transfer to ♥" in shown
+
+
+def test_the_room_and_table_are_shown_when_the_record_has_them() -> None:
+    tags = (Tag("Event", "Final"), Tag("Room", "closed"), Tag("Table", "11"))
+    header = render_board(Board(number=3, tags=tags)).splitlines()[0]
+    assert header == "Board 3   Dealer ?   Vul ?   Final   Closed room   Table 11"
+    assert "room" not in render_board(Board(number=3)).splitlines()[0].lower()
+    unusual = render_board(Board(tags=(Tag("Room", "Annex"), Tag("Table", "?"))))
+    assert unusual.splitlines()[0].endswith("Room Annex")  # an unknown Table ("?") is not shown
+
+
+def test_the_room_of_a_lin_vugraph_table_is_shown() -> None:
+    from pbntool.formats.lin import loads
+
+    hands = "SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,"
+    text = f"qx|c12|md|3{hands}|sv|o|mb|p|mb|p|mb|p|mb|p|pg||\n"
+    (board,) = loads(text)
+    assert "Closed room" in render_board(board).splitlines()[0]
+
+
+def test_a_board_without_play_says_nothing_of_a_claim() -> None:
+    # [Play "W"] followed only by "*": the play was not recorded.
+    board = dataclasses.replace(section_18_1_board(), play=Play(Seat.WEST, (), SectionEnd.STOP))
+    text = render_board(board)
+    assert "Play" not in text and "claim" not in text and "0 tricks" not in text
+    assert "4♠X by S, made 11" in text
+
+
+def test_a_claim_after_one_trick_is_one_trick() -> None:
+    play = Play(Seat.WEST, (trick(Seat.WEST, "SK", "S2", "H2", "S3"),), SectionEnd.STOP)
+    text = render_board(Board(contract=Contract(4, Strain.SPADES), declarer=Seat.SOUTH, play=play))
+    assert text.endswith("Play ends after 1 trick (claim)\n")

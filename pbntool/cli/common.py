@@ -169,8 +169,7 @@ Paths = Annotated[
     list[str] | None,
     typer.Argument(
         metavar="PATH",
-        help="Files, directories (searched recursively), archives (zip, tar, tar.gz/bz2/xz, "
-        "gz), or - for stdin.",
+        help="Files, directories, archives, - for stdin, handviewer links (see Inputs above).",
         show_default=False,
     ),
 ]
@@ -332,7 +331,11 @@ Scheduler = Annotated[
 ]
 MaxErrors = Annotated[
     int | None,
-    typer.Option("--max-errors", help="Stop after the board with the Nth error (exit 1)."),
+    typer.Option(
+        "--max-errors",
+        help="Stop after the board with the Nth error (exit 1).",
+        show_default="no limit",
+    ),
 ]
 FailOnOption = Annotated[
     FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")

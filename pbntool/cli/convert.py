@@ -19,6 +19,7 @@ from pbntool.cli.common import (
     open_text_output,
     pipe_safe,
 )
+from pbntool.cli.manual import command
 from pbntool.diagnostics import Severity
 from pbntool.formats import Format, spec_of
 from pbntool.formats.writing import open_writer, writes_fragments
@@ -37,7 +38,7 @@ from pbntool.text.edit import InputFiles
 __all__ = ["convert"]
 
 
-@app.command()
+@command(app)
 @pipe_safe
 @batch_command
 def convert(
@@ -50,19 +51,39 @@ def convert(
             "-o",
             help="Write here instead of stdout; an existing directory (or a path ending in /) "
             "gets one output per input.",
+            show_default="stdout",
         ),
     ] = None,
     split: Annotated[
         int | None,
-        typer.Option("--split", help="At most N boards per output file (needs -o)."),
+        typer.Option(
+            "--split", help="At most N boards per output file (needs -o).", show_default="no limit"
+        ),
     ] = None,
     check: Annotated[
         bool, typer.Option("--validate", help="Also run the Laws checks (to stderr).")
     ] = False,
 ) -> None:
-    """Rewrite boards as canonical PBN (export format), LIN, JSON lines or XML.
+    """Rewrite boards in another format: PBN, LIN, JSON lines, XML, text, CSV, HTML, ...
 
-    What the target format cannot carry is reported as a warning naming the board.
+    The formats of --to: canonical PBN (export format), LIN, JSON lines, XML, USEBIO, text
+    hand diagrams, the club formats (DUP, DLM, BRI, DGE, RBN, RBX), CSV, HTML or PDF.
+    Every board read is written in the --to format, in input order, to stdout or -o (a file,
+    or a directory that gets one output per input; --split puts at most N boards in a
+    file).  What the target format cannot carry is reported as a warning naming the board
+    (OUT codes, docs/conversions.md); the input's errors go to stderr too.  PBN to JSON or
+    XML and back gives the same bytes.
+
+    Inputs: {inputs}.
+
+    Examples:
+        pbntool convert --to json -o event.jsonl fixtures/sample/event.pbn
+            JSON lines, one board a line, for pandas.read_json(path, lines=True).
+        pbntool convert --to lin fixtures/sample/event.pbn
+            LIN for BBO's handviewer on stdout; the tags LIN has no place for are warnings.
+
+    Exit 1: findings at or above --fail-on (errors by default; with --validate the Laws
+    checks count too), or --max-errors reached.
     """
     if split is not None and (split < 1 or not output):
         raise UsageError("--split needs -o FILE or -o DIR and at least 1 board per file")

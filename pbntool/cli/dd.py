@@ -22,6 +22,7 @@ from pbntool.cli.common import (
     plural,
     print_diagnostic,
 )
+from pbntool.cli.manual import command
 from pbntool.diagnostics import ARC007, DDA008, SRC003, Diagnostic, Severity
 from pbntool.formats import SNIFF_BYTES, Format, detect_format
 from pbntool.model import Contract, Seat
@@ -48,7 +49,7 @@ from pbntool.tools.select.kinds import Kind, parse_literal
 __all__ = ["dd"]
 
 
-@app.command()
+@command(app)
 @pipe_safe
 def dd(
     paths: Paths,
@@ -77,7 +78,12 @@ def dd(
     ] = False,
     output: Annotated[
         str | None,
-        typer.Option("--output", "-o", help="With --fill, write the one input's result here."),
+        typer.Option(
+            "--output",
+            "-o",
+            help="With --fill, write the one input's result here.",
+            show_default="stdout",
+        ),
     ] = None,
     contract: Annotated[
         str | None,
@@ -90,7 +96,25 @@ def dd(
     source_format: FromOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
 ) -> None:
-    """Double-dummy table (tricks for each declarer and strain) and par of every board."""
+    """Double-dummy table (tricks for each declarer and strain) and par of every board.
+
+    Each full deal is solved (the dd extra: pip install 'pbntool[dd]'): the tricks each
+    seat takes in each strain and the par score and contracts, as text or JSON lines.
+    --check compares them with the DoubleDummyTricks, OptimumResultTable, OptimumScore and
+    ParContract tags the file states; --fill writes those tags into PBN files with minimal
+    edits; --contract gives the tricks and score of one contract.
+
+    Inputs: files in any readable format, directories, archives, handviewer links, or - for
+    stdin (--fill writes PBN files only).
+
+    Examples:
+        pbntool dd fixtures/sample/event.pbn
+            The double-dummy table and par of every board.
+        pbntool dd --contract 3NT fixtures/sample/event.pbn
+            The tricks 3NT takes for each declarer on each board, and its score.
+
+    Exit 1: errors in the input, or, with --check, a stated tag that differs.
+    """
     paths = paths or []
     if not paths:
         raise typer.BadParameter("give the files to analyse (or - for stdin)", param_hint="PATH")

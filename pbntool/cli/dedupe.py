@@ -20,6 +20,7 @@ from pbntool.cli.common import (
     plural,
     print_diagnostic,
 )
+from pbntool.cli.manual import command
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format, spec_of
 from pbntool.formats.writing import open_writer
@@ -31,7 +32,7 @@ from pbntool.tools.dedupe import DuplicateIndex, GroupKind, occurrence_of
 __all__ = ["dedupe"]
 
 
-@app.command()
+@command(app)
 @pipe_safe
 @batch_command
 def dedupe(
@@ -57,14 +58,27 @@ def dedupe(
     ] = OutputFormat.text,
     to: ToOption = Format.PBN,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+        str | None,
+        typer.Option("--output", "-o", help="Write here instead of stdout.", show_default="stdout"),
     ] = None,
 ) -> None:
     """Report deals that appear more than once (file, board, line of each), or --drop them.
 
-    A repeated deal is reported as copies (every record has the same result) or as played
-    at several tables (different results).  Boards without a full deal are not compared;
-    --drop writes them through.
+    Deals are compared by their 52 cards (with --rotations, also turned by seats).  A
+    repeated deal is reported as copies (every record has the same result) or as played at
+    several tables (different results), as text or JSON lines.  --drop writes the boards
+    instead, each deal once (the first kept; --keep-tables keeps it as played at other
+    tables).  Boards without a full deal are not compared; --drop writes them through.
+
+    Inputs: {inputs}.
+
+    Examples:
+        pbntool dedupe fixtures/sample/
+            List the deals seen more than once in a folder (none in the sample).
+        pbntool dedupe --drop -o unique.pbn fixtures/sample/event.pbn
+            Write the boards with the repeats removed to unique.pbn.
+
+    Exit 1: findings at or above --fail-on in the inputs (errors by default).
     """
     quiet = inputs.quiet
     report = Tally(inputs.fail_on)

@@ -26,6 +26,7 @@ from pbntool.cli.common import (
     pipe_safe,
     print_diagnostic,
 )
+from pbntool.cli.manual import command
 from pbntool.diagnostics import ARC007, Diagnostic
 from pbntool.formats import read_input
 from pbntool.run.report import Tally
@@ -74,7 +75,7 @@ class _Plan:
     """Output paths given to an input already (each input gets its own)."""
 
 
-@app.command()
+@command(app)
 @pipe_safe
 def fix(
     paths: Paths,
@@ -84,7 +85,10 @@ def fix(
     output: Annotated[
         str | None,
         typer.Option(
-            "--output", "-o", help="Write here: a file, or a directory (DIR/) for several."
+            "--output",
+            "-o",
+            help="Write here: a file, or a directory (DIR/) for several.",
+            show_default="stdout",
         ),
     ] = None,
     dry_run: Annotated[
@@ -108,13 +112,27 @@ def fix(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary line.")] = False,
 ) -> None:
-    """Fill in or correct what each PBN record determines; change nothing else.
+    """Fill in or correct what each PBN record determines by itself; change nothing else.
 
-    Dealer, Vulnerable, the fourth hand, Contract, Declarer, Result, Score, notes.
+    Dealer, Vulnerable, the fourth hand, Contract, Declarer, Result, Score and note numbers
+    are filled in when missing and corrected when the rest of the record contradicts them
+    (docs/fix.md says when); every other byte stays as it was: comments, layout, line ends
+    and encoding.  Each change is a FIX finding, file:line:column: info FIXnnn old → new:
+    why.  The fixed text goes to stdout (one input), back into each file (--in-place: only
+    when it changes, atomically) or under -o; --dry-run and --diff write nothing.
 
-    Changes are listed as FIX findings; see docs/fix.md.
+    Inputs: PBN files (another format is FIX012), directories (every file in them),
+    archives and - for stdin (their fixed text goes to stdout or -o: only a file on disk
+    can be fixed --in-place).
 
-    --dry-run, or --diff alone: write nothing; exit 1 if a change is due.
+    Examples:
+        pbntool fix --dry-run fixtures/sample/
+            List what would change in every file of a folder; exit 1 if something would.
+        pbntool fix --diff fixtures/sample/event.pbn
+            Show the changes as a unified diff; nothing is written.
+
+    Exit 1: an input is not PBN (FIX012), or, with --dry-run or --diff alone, a change is
+    due.
     """
     from pbntool.tools.fix import FixOptions
 

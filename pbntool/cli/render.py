@@ -12,6 +12,7 @@ from typing import Annotated, BinaryIO, TextIO, cast
 import typer
 
 from pbntool.cli.common import app, batch_command, iter_batch_records, pipe_safe
+from pbntool.cli.manual import command
 from pbntool.diagnostics import Severity
 from pbntool.formats.html.options import Paper, RenderOptions, SuitColours
 from pbntool.model import Board, Tag
@@ -37,7 +38,7 @@ class Sheet(StrEnum):
 SHEET_SUFFIX = {Sheet.HTML: ".html", Sheet.PDF: ".pdf"}
 
 
-@app.command()
+@command(app)
 @pipe_safe
 @batch_command
 def render(
@@ -48,7 +49,8 @@ def render(
             "--output",
             "-o",
             help="OUT.html or OUT.pdf (the suffix chooses the format); an existing directory "
-            "(or a path ending in /) gets one sheet per input; stdout (HTML) when absent.",
+            "(or a path ending in /) gets one sheet per input.",
+            show_default="stdout, HTML",
         ),
     ] = None,
     to: Annotated[
@@ -95,12 +97,27 @@ def render(
     ] = False,
     split: Annotated[
         int | None,
-        typer.Option("--split", help="At most N boards per output file (needs -o)."),
+        typer.Option(
+            "--split", help="At most N boards per output file (needs -o).", show_default="no limit"
+        ),
     ] = None,
 ) -> None:
     """Render boards as printable hand records: compass diagrams, auction, play, double dummy.
 
+    The boards become one HTML page (stdout, or -o OUT.html) or a PDF (-o OUT.pdf, the pdf
+    extra), 1 to 8 boards a printed page, with two- or four-colour suits, each board's
+    results (--travellers) and its double-dummy table (as stated, or solved with --dd).
     Boards with errors are still drawn from what is known, with a note naming the errors.
+
+    Inputs: {inputs}.
+
+    Examples:
+        pbntool render -o hands.html fixtures/sample/event.pbn
+            A page to print from a browser, one board a page.
+        pbntool render --per-page 4 --colours four -o four.html fixtures/sample/event.pbn
+            Four boards a page, with four-colour suits.
+
+    Exit 1: findings at or above --fail-on (errors by default), or --max-errors reached.
     """
     sheet = to or _sheet_of(output)
     try:

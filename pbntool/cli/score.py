@@ -25,6 +25,7 @@ from pbntool.cli.common import (
     print_diagnostic,
     write_chunks,
 )
+from pbntool.cli.manual import command
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats.pbn.writer import PbnWriter
 from pbntool.records import Record
@@ -101,7 +102,7 @@ MethodOption = Annotated[
 ]
 
 
-@app.command()
+@command(app)
 @pipe_safe
 @batch_command
 def score(
@@ -126,7 +127,12 @@ def score(
     ] = None,
     scale: Annotated[
         MatchpointScale | None,
-        typer.Option("--scale", case_sensitive=False, help="Matchpoints: MP1 (2/1) or MP2 (1/½)."),
+        typer.Option(
+            "--scale",
+            case_sensitive=False,
+            help="Matchpoints: MP1 (2/1) or MP2 (1/½).",
+            show_default="mp1",
+        ),
     ] = None,
     neuberg: Annotated[
         bool, typer.Option(help="Matchpoints: Neuberg's formula for boards with fewer results.")
@@ -142,7 +148,8 @@ def score(
         ),
     ] = CrossOption.comparison,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+        str | None,
+        typer.Option("--output", "-o", help="Write here instead of stdout.", show_default="stdout"),
     ] = None,
     vp: Annotated[
         str | None,
@@ -156,9 +163,24 @@ def score(
     """Rescore every board, score an event with a method, or check the stated scores.
 
     Without --method and without a Scoring tag naming one, each board's duplicate score is
-    listed beside the score its file states (as JSON lines with --format json).  Event
-    scoring and --check read every input in one process before they write; --method
-    duplicate streams, in parallel with -j.
+    listed beside the score its file states (as JSON lines with --format json).  An event is
+    scored with the method its Scoring tag names, or --method: matchpoints, IMPs, Butler,
+    cross-IMPs, board-a-match, total points, rubber or Chicago; the results of one board are
+    found across games and files (--group-by), and the standings written as a table, JSON
+    lines or PBN.  --check compares the scores, travellers and standings the files state
+    with pbntool's (EVT findings).  Event scoring and --check read every input in one
+    process before they write; --method duplicate streams, in parallel with -j.
+
+    Inputs: {inputs}; the results of one event may be spread over several files.
+
+    Examples:
+        pbntool score fixtures/sample/event.pbn
+            Score the event with the method its Scoring tag names (matchpoints here).
+        pbntool score --check fixtures/sample/event.pbn
+            Check the scores the file states against pbntool's; exit 1 if one differs.
+
+    Exit 1: findings at or above --fail-on (errors by default; with --check, a stated
+    score, traveller or standing that differs), or --max-errors reached.
     """
     if method is Method.DUPLICATE and output is None and output_format is not ScoreFormat.pbn:
         _parallel_listing(inputs, output_format)

@@ -22,6 +22,7 @@ from pbntool.cli.common import (
     pipe_safe,
     print_diagnostic,
 )
+from pbntool.cli.manual import command
 from pbntool.diagnostics import INT001, Diagnostic, Severity
 from pbntool.formats import Format, spec_of
 from pbntool.formats.writing import BoardWriter, open_writer, writes_fragments
@@ -36,7 +37,7 @@ from pbntool.tools.select.selection import Selection
 __all__ = ["select"]
 
 
-@app.command()
+@command(app)
 @pipe_safe
 @batch_command
 def select(
@@ -48,26 +49,52 @@ def select(
             "-w",
             help="Condition on each board, e.g. 'level >= 6 and strain == \"NT\"' "
             "(see docs/select.md).",
+            show_default="every board",
         ),
     ] = None,
     boards: Annotated[
-        str | None, typer.Option("--boards", "-b", help="Board numbers: 1-8,12,20-.")
+        str | None,
+        typer.Option(
+            "--boards", "-b", help="Board numbers: 1-8,12,20-.", show_default="every board"
+        ),
     ] = None,
     limit: Annotated[
-        int | None, typer.Option("--limit", "-n", min=0, help="Stop after this many boards.")
+        int | None,
+        typer.Option(
+            "--limit", "-n", min=0, help="Stop after this many boards.", show_default="no limit"
+        ),
     ] = None,
     to: ToOption = Format.PBN,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+        str | None,
+        typer.Option("--output", "-o", help="Write here instead of stdout.", show_default="stdout"),
     ] = None,
     rejects: Annotated[
         str | None,
-        typer.Option("--rejects", help="Write every board not selected to this file."),
+        typer.Option(
+            "--rejects",
+            help="Write every board not selected to this file.",
+            show_default="not written",
+        ),
     ] = None,
 ) -> None:
     """Write the boards that match --where (and --boards), streaming, in any format.
 
-    With --rejects, every board read goes to exactly one of the two outputs.
+    --where is a condition on each board's fields, such as 'level >= 6 and strain == "NT"'
+    (docs/select.md lists the fields and operators); --boards takes board numbers.  The
+    boards selected are written in the --to format to stdout or -o, in input order, in
+    parallel with -j; --limit stops after N.  With --rejects, every board read goes to
+    exactly one of the two outputs.
+
+    Inputs: {inputs}.
+
+    Examples:
+        pbntool select --where 'level >= 4' fixtures/sample/event.pbn
+            The boards played at the four level or higher, as PBN on stdout.
+        pbntool select --boards 1-4 --to json -o first.jsonl fixtures/sample/event.pbn
+            Boards 1 to 4 as JSON lines in first.jsonl.
+
+    Exit 1: findings at or above --fail-on (errors by default), or --max-errors reached.
     """
     selection = _selection(where, boards)
     if writes_fragments(to) and not (limit is not None and rejects is not None):

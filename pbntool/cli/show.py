@@ -17,6 +17,7 @@ from pbntool.cli.common import (
     pipe_safe,
     print_diagnostic,
 )
+from pbntool.cli.manual import command
 from pbntool.diagnostics import Severity
 from pbntool.formats.text.diagram import render_board
 from pbntool.run.report import Tally
@@ -24,21 +25,49 @@ from pbntool.run.report import Tally
 __all__ = ["show"]
 
 
-@app.command()
+@command(app)
 @pipe_safe
 def show(
     path: Annotated[
-        str, typer.Argument(help="A file (PBN, LIN, JSON, XML), a handviewer link, or - for stdin.")
+        str,
+        typer.Argument(
+            help="A file, directory or archive, a handviewer link, or - for stdin (see Inputs)."
+        ),
     ],
     board: Annotated[
         str | None,
-        typer.Option("--board", "-b", help="Only this board number (as written in the Board tag)."),
+        typer.Option(
+            "--board",
+            "-b",
+            help="Only this board number (as written in the Board tag).",
+            show_default="every board",
+        ),
     ] = None,
     ascii_only: Annotated[
         bool, typer.Option("--ascii", help="S H D C instead of suit symbols.")
     ] = False,
 ) -> None:
-    """Print boards as hand diagrams with the auction, contract, result and play."""
+    """Print boards as hand diagrams with the auction, contract, result and play.
+
+    Each board is drawn the way a newspaper column prints it: North at the top, West and
+    East either side of a compass, South below; then the auction in columns W N E S, the
+    contract with its result and score, the play trick by trick in played order (the card
+    that wins each trick marked *) and the notes.  The header names the board, dealer,
+    vulnerability, event, room (Open or Closed) and table.  Errors in the input go to
+    stderr and the board is still drawn from what is known.  convert --to text writes the
+    same diagrams to files.
+
+    Inputs: one path: a file in any readable format (detected from its content), a
+    directory or archive (every board in it), a handviewer link, or - for stdin.
+
+    Examples:
+        pbntool show --board 1 fixtures/sample/event.pbn
+            Board 1 of the sample event.
+        pbntool show --ascii 'https://www.bridgebase.com/tools/handviewer.html?lin=md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432|mb|7N|mb|p|mb|p|mb|p|'
+            The board of a BBO handviewer link, with S H D C instead of suit symbols.
+
+    Exit 1: --board names no board of the input.
+    """
     report = Tally()
     shown = 0
     for record in iter_records([path], report):

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from pbntool.cli.common import OutputFormat, app, batch_command, pipe_safe
+from pbntool.cli.manual import command
 from pbntool.run.batch import Batch, BatchOptions
 from pbntool.run.tasks import StatsTask
 from pbntool.tools.stats import RecordSummary, Statistics
@@ -16,7 +17,7 @@ from pbntool.tools.stats import RecordSummary, Statistics
 __all__ = ["stats"]
 
 
-@app.command()
+@command(app)
 @pipe_safe
 @batch_command
 def stats(
@@ -26,7 +27,21 @@ def stats(
     ] = OutputFormat.text,
 ) -> None:
     """Summarise boards: findings by code, contracts by strain and level, make and down
-    rates, declarers, average score, passed-out boards and the producing programs."""
+    rates, declarers, average score, passed-out boards and the producing programs.
+
+    One report for all the inputs together, as text or one JSON object, counted in parallel
+    with -j.
+
+    Inputs: {inputs}.
+
+    Examples:
+        pbntool stats fixtures/sample/
+            The summary of every board in a folder.
+        pbntool stats --format json fixtures/sample/event.pbn
+            The same summary as one JSON object.
+
+    Exit 1: findings at or above --fail-on (errors by default), or --max-errors reached.
+    """
     batch = Batch(inputs, StatsTask(inputs.quiet))
     statistics = Statistics()
     for _source, chunk in batch:

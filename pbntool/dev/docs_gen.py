@@ -17,7 +17,9 @@ from pathlib import Path
 from pbntool.diagnostics import CATALOGUE, Code
 
 __all__ = [
+    "COMMON_FINDINGS",
     "FAMILIES",
+    "CommonFinding",
     "Family",
     "command_fixtures",
     "family_of",
@@ -222,6 +224,132 @@ FAMILIES: tuple[Family, ...] = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class CommonFinding:
+    """One of the ten findings most often seen in real files, and what cures it."""
+
+    code: str
+    findings: int
+    files: int
+    cure: str
+    """What to do (Markdown): the ``pbntool fix`` invocation, or why there is none."""
+    commands: tuple[str, ...] = ()
+    """Commands that cure it (``FILE`` the input, ``OUT`` the result): the tests run them on
+    the code's fixtures and check that the code is gone."""
+
+
+CORPUS_MEASURE = (
+    "`pbntool validate --format json` over the shared corpus (`../shared/corpus`: 1,530 inputs, "
+    "29,266 boards, 20,451 findings)"
+)
+"""How ``COMMON_FINDINGS`` was counted (``tests/test_corpus.py`` checks that these ten are
+still the ten most common codes)."""
+
+COMMON_FINDINGS = (
+    CommonFinding(
+        "BRD003",
+        9162,
+        176,
+        "`pbntool fix -i FILE` fills in Dealer, Vulnerable, Contract, Declarer and Result where "
+        "the record determines them (162 of these findings in the corpus). The other tags (Site, "
+        "Date, Scoring, Event, the players: the other 9,000) only the file's author knows: "
+        '`pbntool convert --to pbn -o OUT FILE` writes each as `"?"` (unknown), as the '
+        "standard allows (9,162 → 0).",
+        ("pbntool fix -i FILE", "pbntool convert --to pbn -o OUT FILE"),
+    ),
+    CommonFinding(
+        "PBN111",
+        3172,
+        175,
+        "No cure, on purpose: `fix` keeps the form of each Score and `convert` its text. The "
+        "value is read as if it had no `+`; `--ignore PBN111` hides the finding.",
+    ),
+    CommonFinding(
+        "BRD002",
+        2410,
+        132,
+        "`fix` cannot: it fills in a Vulnerable that is absent, never changes a stated one. "
+        "Either the Board number or the Vulnerable tag is wrong (check the hand record), or the "
+        "event does not follow the 16-board cycle: `--ignore BRD002`.",
+    ),
+    CommonFinding(
+        "BRD001",
+        2135,
+        118,
+        "`fix` cannot: it fills in a Dealer that is absent, never changes a stated one. Either "
+        "the Board number or the Dealer tag is wrong (check the hand record), or the event does "
+        "not follow the 16-board cycle: `--ignore BRD001`.",
+    ),
+    CommonFinding(
+        "PBN112",
+        1475,
+        9,
+        "`fix` cannot: correct the Date by hand to `YYYY.MM.DD`, with `?` for an unknown digit "
+        '(in the corpus these are timestamps such as `"2013-08-10 17:32"`: `2013.08.10`, and '
+        "the time of day in a Time tag).",
+    ),
+    CommonFinding(
+        "PBN131",
+        678,
+        132,
+        "Nothing to cure: the play was not recorded. `--ignore PBN131` hides it.",
+    ),
+    CommonFinding(
+        "EXP001",
+        483,
+        74,
+        "`fix` keeps the file's layout, so it cannot; `pbntool convert --to pbn -o OUT FILE` "
+        "rewrites the file in export format (483 → 4 in the corpus: the 4 left are deals "
+        "pbntool cannot read, kept as written).",
+        ("pbntool convert --to pbn -o OUT FILE",),
+    ),
+    CommonFinding(
+        "HND001",
+        136,
+        14,
+        "`fix` cannot know which hand is wrong. When the other three are right, write the "
+        "wrong hand as `-` and `pbntool fix -i FILE` fills it in from them (FIX003).",
+    ),
+    CommonFinding(
+        "AUC005",
+        92,
+        38,
+        "`fix` cannot. Most (69 of 92) are auctions with no call at all: an auction that was "
+        "not recorded, or was cut short, ends with `*`.",
+    ),
+    CommonFinding(
+        "SRC001",
+        59,
+        59,
+        "`fix` keeps the file's encoding, on purpose; `pbntool convert --to pbn -o OUT FILE` "
+        "writes UTF-8 (59 → 0).",
+        ("pbntool convert --to pbn -o OUT FILE",),
+    ),
+)
+"""The ten codes most often found in the corpus, most frequent first."""
+
+
+def _checklist() -> list[str]:
+    lines = [
+        "",
+        "## The ten most common findings in real files",
+        "",
+        f"Counted with {CORPUS_MEASURE}, most frequent first.",
+        "`pbntool stats DIR` counts the findings of a folder by code, and",
+        "`pbntool validate --select CODE DIR` lists one code's. Each finding names its file,",
+        "line and column (and, in JSON, its board); its message says what to do next.",
+        "",
+    ]
+    for number, common in enumerate(COMMON_FINDINGS, start=1):
+        code = CATALOGUE[common.code]
+        lines.append(
+            f"- [ ] **{number}. `{code.id}`** ({code.severity.label}, "
+            f"{common.findings:,} findings in {common.files:,} files): {code.summary} "
+            f"**Cure:** {common.cure}"
+        )
+    return lines
+
+
 def family_of(code: str) -> Family:
     """The family a code belongs to (``PBN0xx`` and ``PBN1xx`` are separate families).
 
@@ -249,7 +377,7 @@ def render_diagnostics_markdown(fixture_root: Path | None = None) -> str:
         path.relative_to(base).as_posix()
         for path in (*invalid_fixtures(fixture_root), *command_fixtures(fixture_root))
     ]
-    lines = list(_INTRODUCTION)
+    lines = [*_INTRODUCTION, *_checklist()]
     for family in FAMILIES:
         codes = [code for code in CATALOGUE.values() if family_of(code.id) is family]
         if not codes:

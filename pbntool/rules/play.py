@@ -294,6 +294,84 @@ def _check_cards(
 ) -> Iterator[Diagnostic]:
     """Follow the cards trick by trick: who holds each one, repeats, revokes, ``^R``/``^L``.
 
+    One PLY001 per play, at the first card not in its player's hand, counting the later ones
+    (a play written a seat out would otherwise give one for each of its 52 cards).
+    """
+    later: _NotHeld | None = None
+    held: list[Diagnostic] = []  # findings after the first PLY001 wait for its final message
+    for found in _follow_cards(play, dealt, sequenced, rows):
+        if isinstance(found, _NotHeld):
+            if later is None:
+                later = found
+                held.append(found.diagnostic)
+            else:
+                later.add(found)
+        elif later is None:
+            yield found
+        else:
+            held.append(found)
+    if later is not None:
+        held[0] = later.finished()
+    yield from held
+
+
+class _NotHeld:
+    """The cards of a play not in their player's hands: the first is reported, the others
+    are counted in its message (a Deal or Play tag a seat out gives one for every card)."""
+
+    def __init__(self, place: tuple[int, Seat], arguments: dict[str, str], offset: int | None):
+        self.place = place
+        self.arguments = arguments
+        self.offsets = {offset}
+        self.count = 0
+        self.tricks: list[int] = []
+        """The tricks of the later cards (in played order, each once)."""
+
+    @property
+    def diagnostic(self) -> Diagnostic:
+        return PLY001.at(("card", *self.place), **self.arguments, later="")
+
+    def add(self, other: _NotHeld) -> None:
+        self.count += 1
+        if not self.tricks or self.tricks[-1] != other.place[0]:
+            self.tricks.append(other.place[0])
+        self.offsets |= other.offsets
+
+    def finished(self) -> Diagnostic:
+        if not self.count:
+            return self.diagnostic
+        cards = "1 later card is" if self.count == 1 else f"{self.count} later cards are"
+        later = f"; {cards} not in its player's hand either ({_trick_span(self.tricks)})"
+        (offset, *others) = self.offsets
+        holder = None if others or offset is None else _HOLDERS.get(offset)
+        if self.count >= 3 and holder is not None:
+            later += f"; each one is held by the player's {holder}"
+        return PLY001.at(("card", *self.place), **self.arguments, later=later)
+
+
+_HOLDERS = {
+    1: "left-hand opponent: is the Play tag's first seat or the Deal one seat out?",
+    2: "partner: is the Play tag's first seat or the Deal two seats out?",
+    3: "right-hand opponent: is the Play tag's first seat or the Deal one seat out?",
+}
+"""Where a misplaced card is, as seats clockwise from its player."""
+
+
+def _trick_span(tricks: list[int]) -> str:
+    """``trick 3``, ``tricks 3, 9`` or ``tricks 2-13`` (tricks counted from 1)."""
+    shown = [number + 1 for number in tricks]
+    if len(shown) == 1:
+        return f"trick {shown[0]}"
+    if shown == list(range(shown[0], shown[-1] + 1)) and len(shown) > 2:
+        return f"tricks {shown[0]}-{shown[-1]}"
+    return "tricks " + ", ".join(map(str, shown))
+
+
+def _follow_cards(
+    play: Play, dealt: tuple[int | None, ...], sequenced: list[_Sequenced], rows: int
+) -> Iterator[Diagnostic | _NotHeld]:
+    """The checks of ``_check_cards``, each card not held as a ``_NotHeld``.
+
     ``remaining[seat]`` is the seat's hand less the cards it has played, and ``unseen[seat]``
     counts its plays that could not be taken from its hand (unknown cards, or cards it did
     not hold): any of those might have been of a suit led later, so a revoke is certain only
@@ -358,7 +436,7 @@ def _misplaced(
     place: tuple[int, Seat],
     card: Card,
     bit: int,
-) -> Diagnostic | None:
+) -> Diagnostic | _NotHeld | None:
     """PLY002 or PLY001 for a card not in the player's remaining hand (None if it may be)."""
     number, seat = place
     played = strays
@@ -372,13 +450,13 @@ def _misplaced(
     if not holders and dealt[seat] is None:
         return None
     name = seat.name_title
-    return PLY001.at(
-        ("card", number, seat),
-        seat=name,
-        card=str(card),
-        seat_poss=f"{name}'s",
-        holder=f" ({holders[0].name_title} holds it)" if holders else "",
-    )
+    arguments = {
+        "seat": name,
+        "card": str(card),
+        "seat_poss": f"{name}'s",
+        "holder": f" ({holders[0].name_title} holds it)" if holders else "",
+    }
+    return _NotHeld(place, arguments, (holders[0] - seat) % 4 if holders else None)
 
 
 def _revoke(number: int, seat: Seat, card: Card, led: Suit, holding: int) -> Diagnostic:

@@ -22,7 +22,7 @@ from pbntool.run.report import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Tally
 from pbntool.run.tasks import Chunk, DialectTask, Task, finding
 from pbntool.run.units import Planned, plan_input
 from pbntool.text.edit import InputFiles
-from pbntool.text.inputs import Input, Selection, iter_inputs, read_path_list
+from pbntool.text.inputs import Input, Selection, input_bytes, iter_inputs, read_path_list
 
 __all__ = [
     "EXIT_FINDINGS",
@@ -122,7 +122,8 @@ class Batch:
             for plan, result in run_ordered(self._plans(local), self.task, engine):
                 if self._progress is not None:
                     boards = sum(chunk.boards for chunk in result.chunks)
-                    self._progress.advance(plan.work.weight if plan.work else 0, boards)
+                    weight = plan.work.weight if plan.work else 0
+                    self._progress.advance(weight, boards, plan.source)
                 assert plan.source is not None
                 for chunk in result.chunks:
                     self.tally.add(chunk)
@@ -173,7 +174,7 @@ def listed_paths(files_from: str) -> Iterator[str]:
 
 
 class _ProgressLike(Protocol):
-    def advance(self, weight: int, boards: int) -> None: ...
+    def advance(self, weight: int, boards: int, source: Input | None = None) -> None: ...
 
     def stop(self) -> None: ...
 
@@ -186,15 +187,18 @@ def _open_progress(options: BatchOptions) -> _ProgressLike | None:
         return None
     from pbntool.run.progress import ProgressBar
 
-    return ProgressBar(_known_total(options.paths))
+    return ProgressBar(input_total(options))
 
 
-def _known_total(paths: tuple[str, ...]) -> int | None:
-    """Bytes of all inputs when every one is a plain file (else the bar has no ETA)."""
-    total = 0
-    for path in paths:
-        candidate = Path(path)
-        if path == "-" or not candidate.is_file():
+def input_total(options: BatchOptions) -> int | None:
+    """Bytes on disk of every input the run will read, by ``stat`` alone (archives at their
+    compressed size), for the bar's total and time left; None when stdin is one of them."""
+    paths = list(options.paths)
+    if options.files_from == "-":
+        return None
+    if options.files_from is not None:
+        try:
+            paths.extend(listed_paths(options.files_from))
+        except OSError:
             return None
-        total += candidate.stat().st_size
-    return total or None
+    return input_bytes(paths, options.selection) or None

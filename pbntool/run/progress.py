@@ -1,7 +1,14 @@
-"""A progress bar on stderr (rich): boards, boards per second, input read and time left.
+"""A progress bar on stderr (rich): input read of the total, boards, boards per second, time
+elapsed and time left.
 
 Shown when stderr is a terminal or with ``--progress``; never with ``--quiet`` or in a pipe
 unless asked.  Diagnostics written to stderr while it runs appear above it.
+
+The total is the inputs' size on disk, found before the run by ``stat`` alone
+(``pbntool.text.inputs.input_bytes``: an archive counts as its compressed size, stdin as
+unknown, and then the bar has no total).  The bar advances by the units' weights (the text
+each one read), kept within each input's size on disk (``InputShare``), so it never runs past
+the total, and reaches an input's share when the input is done.
 """
 
 from __future__ import annotations
@@ -9,7 +16,37 @@ from __future__ import annotations
 import sys
 import time
 
-__all__ = ["ProgressBar"]
+from pbntool.text.inputs import Input
+
+__all__ = ["InputShare", "ProgressBar"]
+
+
+class InputShare:
+    """How far the bar moves for each unit: its weight, within its input's size on disk.
+
+    An archive's size comes with its first member (``Input.size``); the members after it,
+    sizeless, share what is left of it.  An input's unspent share is given when the next
+    input starts (decompressed text outweighs its archive; text decoded from UTF-16 weighs
+    half its bytes).
+    """
+
+    def __init__(self, bounded: bool) -> None:
+        self._bounded = bounded
+        self._source: Input | None = None
+        self._left = 0
+
+    def advance(self, source: Input | None, weight: int) -> int:
+        """Bytes to advance the bar by for a unit of ``source`` that weighs ``weight``."""
+        if not self._bounded:
+            return weight
+        step = 0
+        if source is not self._source:
+            self._source = source
+            if source is not None and source.size is not None:
+                step, self._left = self._left, source.size  # the last input's rest is done
+        spent = min(weight, self._left)
+        self._left -= spent
+        return step + spent
 
 
 class ProgressBar:
@@ -32,6 +69,7 @@ class ProgressBar:
             DownloadColumn(),
             TextColumn("{task.fields[boards]:,} boards, {task.fields[rate]:,.0f}/s"),
             TimeElapsedColumn(),
+            TextColumn("ETA"),
             TimeRemainingColumn(),
         ]
         self._progress = Progress(
@@ -42,15 +80,19 @@ class ProgressBar:
             redirect_stdout=False,
         )
         self._task = self._progress.add_task("read", total=total_bytes, boards=0, rate=0.0)
+        self._share = InputShare(bounded=total_bytes is not None)
         self._boards = 0
         self._start = time.perf_counter()
         self._progress.start()
 
-    def advance(self, weight: int, boards: int) -> None:
+    def advance(self, weight: int, boards: int, source: Input | None = None) -> None:
         self._boards += boards
         elapsed = max(time.perf_counter() - self._start, 1e-6)
         self._progress.update(
-            self._task, advance=weight, boards=self._boards, rate=self._boards / elapsed
+            self._task,
+            advance=self._share.advance(source, weight),
+            boards=self._boards,
+            rate=self._boards / elapsed,
         )
 
     def stop(self) -> None:

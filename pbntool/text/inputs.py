@@ -43,6 +43,7 @@ __all__ = [
     "Input",
     "Prefixed",
     "Selection",
+    "input_bytes",
     "iter_inputs",
     "read_path_list",
     "readable_suffixes",
@@ -188,6 +189,37 @@ def iter_inputs(arguments: Iterable[str], selection: Selection | None = None) ->
             yield _unreadable(argument, "no such file or directory")
 
 
+def input_bytes(arguments: Iterable[str], selection: Selection | None = None) -> int | None:
+    """The bytes on disk of every file ``iter_inputs`` reads for ``arguments``, found by the
+    same walk with ``stat`` alone (nothing is opened; an archive counts as its compressed
+    size): the total of a progress bar.  None when one of them is stdin, whose size is not
+    known; a handviewer link counts nothing, and so does what cannot be read."""
+    chosen = Selection() if selection is None else selection
+    total = 0
+    for argument in arguments:
+        if argument == "-":
+            return None
+        path = Path(argument)
+        try:
+            kind = _path_kind(path)
+        except OSError:
+            continue
+        if kind == "dir":
+            for item in _walk_files(path, chosen):
+                if not isinstance(item, Input):
+                    total += _size(item[0])
+        elif kind == "file":
+            total += _size(path)
+    return total
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # reported when it is read
+
+
 def _path_kind(path: Path) -> str | None:
     """``dir``, ``file``, ``other`` or None (nothing there); raises OSError when the name
     itself cannot be looked up (longer than the system allows)."""
@@ -269,18 +301,18 @@ def _archive(
     size: int | None = None,
 ) -> Iterator[Input]:
     base = strip_archive_suffix(relative)
-    first = True
     for member in iter_members(stream, name, kind, selection.limits, depth):
-        member_size, size = (size if first else None), None
-        first = False
+        # The archive's size goes with the first member read (for progress), none after it.
         if member.problem is not None:
-            yield Input(member.name, None, member.problem, relative=None, size=member_size)
+            yield Input(member.name, None, member.problem, relative=None, size=size)
+            size = None
             continue
         assert member.opener is not None
         inner = base if member.whole else f"{base}/{member.path}"
         if not member.whole and not selection.wants(member.path):
             continue
-        yield from _member(member, inner, selection, depth, member_size)
+        yield from _member(member, inner, selection, depth, size)
+        size = None
 
 
 def _member(
@@ -374,9 +406,20 @@ def replay(head: bytes, rest: BinaryIO) -> BinaryIO:
 
 
 def _walk(root: Path, selection: Selection) -> Iterator[Input]:
-    """Files under ``root`` in sorted path order (a directory's files and subdirectories
-    interleaved by name, as sorting the full paths would give), streamed, without recursion
-    (a hostile tree may be deeper than Python's stack)."""
+    """The inputs of the files under ``root`` (see ``_walk_files``)."""
+    for item in _walk_files(root, selection):
+        if isinstance(item, Input):
+            yield item
+        else:
+            path, relative = item
+            yield from _file(str(path), path, relative, selection)
+
+
+def _walk_files(root: Path, selection: Selection) -> Iterator[tuple[Path, str] | Input]:
+    """The files under ``root`` that are read, as ``(path, relative)``, in sorted path order
+    (a directory's files and subdirectories interleaved by name, as sorting the full paths
+    would give), and what cannot be walked as an ``Input`` with its finding; streamed, without
+    recursion (a hostile tree may be deeper than Python's stack).  Nothing is opened."""
     real_root = os.path.realpath(root)
     visited = {real_root}
     stack = [_listing(root, "", selection)]
@@ -415,7 +458,7 @@ def _entry(
     visited: set[str],
     selection: Selection,
     subdirectories: list[tuple[Path, str]],
-) -> Iterator[Input]:
+) -> Iterator[tuple[Path, str] | Input]:
     path = Path(entry.path)
     try:
         is_link = entry.is_symlink()
@@ -443,7 +486,7 @@ def _entry(
         visited.add(real)
         subdirectories.append((path, relative + "/"))
     elif stat.S_ISREG(mode) and selection.wants(relative):
-        yield from _file(str(path), path, relative, selection)
+        yield path, relative
 
 
 def _is_link(entry: os.DirEntry[str]) -> bool:

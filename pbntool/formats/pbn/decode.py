@@ -622,6 +622,26 @@ def _decode_tables(game: _Game) -> tuple[Table, ...]:
     return tuple(tables)
 
 
+FIXED_MANDATORY_TAGS = frozenset({"Dealer", "Vulnerable", "Declarer", "Contract", "Result"})
+"""The mandatory tags ``pbntool fix`` fills in when the rest of the record determines them
+(``tools/fix``; tests/test_checklist.py checks it against ``VALUE_TAGS``)."""
+
+
+def missing_tags_advice(missing: list[str]) -> str:
+    """What to do about missing mandatory tags (BRD003's ``{advice}``): ``fix`` fills in those
+    the record determines, the others only the file's author knows (``?`` when unknown)."""
+    fixable = [name for name in missing if name in FIXED_MANDATORY_TAGS]
+    others = len(missing) - len(fixable)
+    advice = ""
+    if fixable:
+        them = "it" if len(fixable) == 1 else "them"
+        advice += f"; pbntool fix fills {them} in where the record determines {them}"
+    if others:
+        which = "the others" if fixable else "a value"
+        advice += f'; write "?" for {which} not known (pbntool convert --to pbn does)'
+    return advice
+
+
 def _check_tag_set(game: _Game, board: Board) -> None:
     """Missing mandatory tags (BRD003) and, in ``% EXPORT`` files, export-format rules."""
     version = game.context.version
@@ -629,7 +649,8 @@ def _check_tag_set(game: _Game, board: Board) -> None:
     missing = [name for name in mandatory if name not in game.resolved]
     if missing:
         where = ("offset", game.raw.tags[0].offset)
-        game.diagnostics.append(BRD003.at(where, names=", ".join(missing)))
+        names, advice = ", ".join(missing), missing_tags_advice(missing)
+        game.diagnostics.append(BRD003.at(where, names=names, advice=advice))
     if game.context.export:
         game.diagnostics.extend(
             check_export(game.raw, board, game.resolved, report_lf=game.context.take_lf_report())

@@ -96,8 +96,8 @@ def render_board(board: Board, *, file: str | None = None, ascii_only: bool = Fa
     contract_line = _contract_line(board, style)
     if contract_line:
         parts.append(contract_line)
-    if board.play is not None:
-        parts.append(_play_lines(board, board.play, style))
+    if board.play is not None and board.play.card_count:
+        parts.append(_play_lines(board, board.play, style))  # no card known: no play to show
     notes = _notes_block(board, style)
     if notes:
         parts.append(notes)
@@ -116,9 +116,25 @@ def _header(board: Board, file: str | None) -> str:
     event = _known(board.tag("Event"))
     if event:
         fields.append(event)
+    fields.extend(_seating(board))
     if file:
         fields.append(f"({printable(file)})")
     return _GAP.join(fields)
+
+
+def _seating(board: Board) -> list[str]:
+    """Where the board was played: ``Open room``/``Closed room`` (the Room tag, which the LIN
+    reader sets from ``qx``) and ``Table 3`` (the Table tag), when the record says."""
+    fields = []
+    room = _known(board.tag("Room"))
+    if room:
+        fields.append(
+            f"{room.title()} room" if room.lower() in ("open", "closed") else f"Room {room}"
+        )
+    table = _known(board.tag("Table"))
+    if table:
+        fields.append(f"Table {table}")
+    return fields
 
 
 def _known(value: str | None) -> str | None:
@@ -324,7 +340,8 @@ def _play_lines(board: Board, play: Play, style: _Style) -> str:
             f"{number:>2}. {''.join(cell.ljust(width) for cell in cells)}{remark}".rstrip()
         )
     if play.end is SectionEnd.STOP and len(play.tricks) < TRICKS_PER_DEAL:
-        lines.append(f"Play ends after {len(play.tricks)} tricks (claim)")
+        tricks = len(play.tricks)
+        lines.append(f"Play ends after {tricks} trick{'' if tricks == 1 else 's'} (claim)")
     return "\n".join(lines)
 
 
