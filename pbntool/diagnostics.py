@@ -84,11 +84,14 @@ class Diagnostic:
     path: Path | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
-        """``file:line:col: severity CODE message`` (clickable in editors and terminals)."""
+        """``file:line:col: severity CODE [board N: ]message`` (clickable in editors and
+        terminals; the board number, when the finding is about a board, so that a reader
+        knows which deal to look at without counting)."""
         place = ":".join(
             str(part) for part in (self.file or "-", self.line, self.column) if part is not None
         )
-        return printable(f"{place}: {self.severity.label} {self.code} {self.message}")
+        board = f"board {self.board}: " if self.board is not None else ""
+        return printable(f"{place}: {self.severity.label} {self.code} {board}{self.message}")
 
     def to_dict(self) -> dict[str, object]:
         """The JSON form; its keys are part of the public interface."""

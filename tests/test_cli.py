@@ -38,7 +38,8 @@ SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "sample" / "event
 DIAGNOSTIC_KEYS = ["file", "line", "column", "board", "code", "severity", "message"]
 TEXT_DIAGNOSTIC = re.compile(
     r"^(?P<file>[^:\n]+)(?::(?P<line>\d+)(?::(?P<column>\d+))?)?: "
-    r"(?P<severity>error|warning|info) (?P<code>[A-Z]{3}\d{3}) (?P<message>\S.*)$"
+    r"(?P<severity>error|warning|info) (?P<code>[A-Z]{3}\d{3}) (?:board (?P<board>\d+): )?"
+    r"(?P<message>\S.*)$"
 )
 
 
@@ -232,7 +233,7 @@ def test_fail_on_info(tmp_path: Path) -> None:
     run = pbntool_run("validate", "info.pbn", cwd=tmp_path)
     assert run.code == 0
     assert run.lines == [
-        "info.pbn:13:1: info PBN007 tag Foo is not defined by PBN 2.1; kept as written"
+        "info.pbn:13:1: info PBN007 board 1: tag Foo is not defined by PBN 2.1; kept as written"
     ]
     assert pbntool_run("validate", "--fail-on", "warning", "info.pbn", cwd=tmp_path).code == 0
     assert pbntool_run("validate", "--fail-on", "info", "info.pbn", cwd=tmp_path).code == 1
@@ -245,7 +246,7 @@ def test_missing_path_is_reported_and_the_others_are_still_checked(tmp_path: Pat
     assert run.code == 2
     assert run.lines == [
         "missing.pbn: error SRC003 cannot read input: no such file or directory",
-        "bad.pbn:17:4: error AUC001 insufficient bid 1H after 1S",
+        "bad.pbn:17:4: error AUC001 board 1: insufficient bid 1H after 1S",
     ]
     assert untimed(run.err) == (
         "pbntool: 3 inputs, 2 boards: 2 errors, 0 warnings, 0 info, 1 unreadable\n"
@@ -296,8 +297,8 @@ def test_text_format_is_file_line_column_severity_code_message(tmp_path: Path) -
     write(tmp_path / "warn.pbn", WARNING_ONLY)
     run = pbntool_run("validate", "bad.pbn", "warn.pbn", cwd=tmp_path)
     assert run.lines == [
-        "bad.pbn:17:4: error AUC001 insufficient bid 1H after 1S",
-        f"warn.pbn:9:10: warning BRD001 {BRD001_MESSAGE}",
+        "bad.pbn:17:4: error AUC001 board 1: insufficient bid 1H after 1S",
+        f"warn.pbn:9:10: warning BRD001 board 2: {BRD001_MESSAGE}",
     ]
     for line in run.lines:
         assert TEXT_DIAGNOSTIC.match(line), line
@@ -362,7 +363,7 @@ def test_summary_goes_to_stderr_only(tmp_path: Path) -> None:
 def test_stdin(tmp_path: Path) -> None:
     run = pbntool_run("validate", "-", stdin=INSUFFICIENT.encode())
     assert run.code == 1
-    assert run.lines == ["<stdin>:17:4: error AUC001 insufficient bid 1H after 1S"]
+    assert run.lines == ["<stdin>:17:4: error AUC001 board 1: insufficient bid 1H after 1S"]
     clean = pbntool_run("validate", "-", stdin=CLEAN.encode())
     assert (clean.code, clean.out) == (0, b"")
 
@@ -383,7 +384,8 @@ def test_directory_is_searched_recursively_for_pbn_files(tmp_path: Path) -> None
     assert run.err.startswith("pbntool: 3 inputs, 3 boards: 3 errors")
     # A file named on the command line is read whatever its suffix.
     named = pbntool_run("validate", "games/notes.txt", cwd=tmp_path)
-    assert named.lines == ["games/notes.txt:17:4: error AUC001 insufficient bid 1H after 1S"]
+    found = "games/notes.txt:17:4: error AUC001 board 1: insufficient bid 1H after 1S"
+    assert named.lines == [found]
 
 
 def test_select_and_ignore(tmp_path: Path) -> None:
@@ -475,7 +477,8 @@ def test_convert_sends_findings_to_stderr(tmp_path: Path) -> None:
     checked = pbntool_run("convert", "--to", "json", "--validate", "bad.pbn", cwd=tmp_path)
     assert checked.code == 1
     assert checked.out == plain.out
-    assert "bad.pbn:17:4: error AUC001 insufficient bid 1H after 1S" in checked.err.splitlines()
+    found = "bad.pbn:17:4: error AUC001 board 1: insufficient bid 1H after 1S"
+    assert found in checked.err.splitlines()
 
 
 JSON_KEYS = [

@@ -64,7 +64,7 @@ def test_one_input_is_fixed_to_stdout_with_the_changes_on_stderr(tmp_path: Path)
     assert done.returncode == 0
     assert done.stdout == FIXED
     err = done.stderr.decode()
-    assert f'{source}:3:10: info FIX001 Dealer absent → "E"' in err
+    assert f'{source}:3:10: info FIX001 board 2: Dealer absent → "E"' in err
     assert "pbntool: 1 input, 1 board: 3 changes in 1 input\n" in err
     assert source.read_bytes() == BROKEN
 

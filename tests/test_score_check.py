@@ -92,8 +92,8 @@ def test_text_output_is_one_located_line_per_finding() -> None:
     result = CliRunner().invoke(app, ["score", "--check", str(case)])
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        f'{case}:23:21: error EVT006 ScoreTable IMP_NS "-8.50" but the table\'s results give '
-        "-9.500 (cross-IMPs averaged per comparison (Cross2))"
+        f'{case}:23:21: error EVT006 board 1: ScoreTable IMP_NS "-8.50" but the table\'s results '
+        "give -9.500 (cross-IMPs averaged per comparison (Cross2))"
     ]
     # Score, three Score_NS, three IMP_NS, three Rank and the game's own result in the table.
     assert f"{case}: 11 values checked, 10 agree, 1 disagree (EVT006 1)" in result.stderr
@@ -158,8 +158,8 @@ def test_optimum_score_with_two_sides_that_do_not_cancel(tmp_path: Path) -> None
     both.write_text(text, encoding="utf-8")
     result = CliRunner().invoke(app, ["score", "--check", str(both)])
     assert result.stdout.splitlines() == [
-        f'{both}:18:16: error EVT014 OptimumScore "NS 420 EW 400" gives the two sides values '
-        "that do not cancel out"
+        f'{both}:18:16: error EVT014 board 1: OptimumScore "NS 420 EW 400" gives the two sides '
+        "values that do not cancel out"
     ]
     fine = tmp_path / "fine.pbn"
     fine.write_text(text.replace('"NS 420 EW 400"', '"NS 420 EW -420"'), encoding="utf-8")
