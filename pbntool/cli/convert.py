@@ -150,7 +150,9 @@ def _convert_whole_files(
             found = list(validate_record(record) if check else record.diagnostics)
             if record.board is not None:
                 written = destination.write(source, record.board, record.file)
-                found.extend(loss if loss.code == "ARC007" else record.locate(loss) for loss in written)
+                found.extend(
+                    loss if loss.code == "ARC007" else record.locate(loss) for loss in written
+                )
             _count(report, record, found, inputs.quiet)
         destination.close()
     except BaseException:
