@@ -1550,9 +1550,28 @@ CLB010 = _code(
 CLB011 = _code(
     "CLB011",
     WARNING,
-    "RBN {label} value {value} cannot be read ({detail}); dropped",
-    "An RBN value that does not follow its label's syntax (hands, auction, contract, play, "
-    "result, board, names).",
+    "RBN {label} value {value} cannot be read ({detail}); {action}",
+    "An RBN value that does not follow its label's syntax (date, hands, auction, contract, "
+    "play, result, makes, a note with nothing to belong to, a label given twice): the value "
+    "is kept as written in an `Rbn…` tag (so it is written back), and gives no PBN tag.",
+)
+CLB012 = _code(
+    "CLB012",
+    WARNING,
+    "RBN {label} value {value} holds {what}, which PBN cannot; the value is kept as the {tag} tag",
+    "RBN can say what PBN cannot: pseudo cards and plays (`x ? - ~ + .`), hidden hands, the "
+    "`Y` quiz marker and the `*` annotation, goals and an opening leader in `C`, circa dates "
+    "and spans, scoring modifiers, team carry-overs. The PBN tags get what they can hold; the "
+    "value as written is kept in an `Rbn…` tag and written back while it agrees with them.",
+)
+CLB013 = _code(
+    "CLB013",
+    WARNING,
+    "{format} commentary opened here is not closed by a closing brace before line {line}; "
+    "it ends there",
+    "A `{` paragraph runs to a line ending in `}` and holds no blank line: one that is not "
+    "closed ends at the blank line (or the end of the file), so it cannot swallow the "
+    "records after it.",
 )
 
 # --- INT: our own failures ----------------------------------------------------------------

@@ -133,7 +133,10 @@ def test_the_rbn_sample_reads_as_its_pbn() -> None:
     assert board.tag("Score") == "NS -300" and board.play is not None
     assert len(board.play.tricks) == 6 and board.auction is not None
     assert len(board.auction.calls) == 12
-    assert any("Florida" in c.text for c in board.commentary)
+    comments = [*board.commentary, *(c for tag in board.tags for c in tag.comments)]
+    assert any("Florida" in c.text for c in comments)
+    assert board.tag("RbnTitle") == "Florida Belles Are Ringers:Richard Pavlicek"
+    assert board.tag("ScorePercentage") == "NS 0"
 
 
 def test_the_doc_rbn_example_and_its_rbx_form() -> None:
@@ -415,10 +418,11 @@ def test_cli_rbn_round_trip_keeps_the_auction_and_play(tmp_path: Path) -> None:
     back = run("convert", str(middle), "--to", "rbn", "-q")
     assert back.returncode == 0, back.stderr
     assert "A WZ:1S2H2S4D:4SPP5H:XA\nC 5HX:N\n" in back.stdout
-    assert "P CK972:CQ" in back.stdout and "R 9-300\n" in back.stdout
+    assert "P CK972:CQ!H483" in back.stdout and "R 9-300:0\n" in back.stdout
+    assert back.stdout == source.read_text(encoding="utf-8")  # byte for byte
 
 
-# --- convert -o DIR/ and --split for the whole-file writers ----------------------------------------
+# --- convert -o DIR/ and --split for the whole-file writers --------------------------------------
 
 
 def _read_file(path: Path) -> list[Board]:
@@ -464,7 +468,10 @@ def test_cli_split_cuts_each_input_into_files_of_n_boards(form: str, tmp_path: P
     if form in ("dlm", "dup"):  # they store board numbers: board 4 stays board 4
         assert [b.number for part in parts for b in part] == [1, 2, 3, 4]
     else:  # BRI and DGE number boards by their place: said, not silent
-        assert "OUT022" in run("convert", source, "--to", form, "-o", f"{out}2/", "--split", "3").stderr
+        assert (
+            "OUT022"
+            in run("convert", source, "--to", form, "-o", f"{out}2/", "--split", "3").stderr
+        )
 
 
 def test_cli_split_of_one_output_file_runs_across_the_inputs(tmp_path: Path) -> None:
