@@ -1347,6 +1347,15 @@ EVT019 = _code(
     "A stated score that cannot be recomputed (no other result to compare with, an "
     "unknown contract, an unreadable value).",
 )
+EVT020 = _code(
+    "EVT020",
+    ERROR,
+    "{column} {stated} but the team's matches give {computed}{how}",
+    "A team's victory points (TotalScoreTable TotalVP, a USEBIO team's TOTAL_SCORE in VPs) or a "
+    "match's stated IMPs or VPs (USEBIO TEAM_SCORE, TEAM_VICTORY_POINTS …) differ from those "
+    "the match's boards give: each board's IMPs summed, the margin converted with the VP "
+    "scale (--vp, else the WBF scale that explains the file).",
+)
 
 # --- FIX: what `pbntool fix` changed (and could not change) ---------------------------------
 # Positions are in the input file: an edited value where it starts, an inserted tag where its
