@@ -581,3 +581,31 @@ def test_mutated_documents_never_raise(changes: list[tuple[int, int]], cut: int)
         for diagnostic in record.diagnostics:
             assert diagnostic.line is not None and diagnostic.line >= 1, diagnostic
             assert diagnostic.column is not None and diagnostic.column >= 1, diagnostic
+
+
+def test_team_values_that_do_not_read_are_findings() -> None:
+    data = TEAMS.replace(b"<IMPS>7</IMPS>", b"<IMPS>seven</IMPS>").replace(
+        b"<DIRECTION>EW</DIRECTION>", b"<DIRECTION>XX</DIRECTION>"
+    )
+    records = read(data)
+    assert codes(records) == ["USB003", "USB003"]
+    open_room, other = boards(records)
+    assert open_room.tag("ScoreIMP") is None and open_room.tag("UsebioMatchBoardImps") == "seven"
+    assert other.tag("Room") is None
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    st.lists(st.tuples(st.integers(0, len(TEAMS) - 1), st.integers(0, 255)), max_size=12),
+    st.integers(0, len(TEAMS)),
+)
+def test_mutated_team_documents_never_raise(changes: list[tuple[int, int]], cut: int) -> None:
+    data = bytearray(TEAMS)
+    for offset, value in changes:
+        data[offset] = value
+    for record in read(bytes(data[:cut])):
+        for diagnostic in record.diagnostics:
+            assert diagnostic.line is not None and diagnostic.line >= 1, diagnostic
+        if record.board is not None:
+            text, _ = write([record.board])
+            read(text.encode("utf-8"))

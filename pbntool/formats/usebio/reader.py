@@ -472,15 +472,43 @@ def _match_board(element: etree._Element, document: _Document) -> None:
         return
     number = int(number_text)
     board = _MatchBoard(number, element.sourceline or 1, _child(element, "IMPS"))
+    if board.imps and not re.fullmatch(r"[+-]?\d+(\.\d+)?", board.imps):
+        _team_value(document, element.find("IMPS"), number, "a number of IMPs")
     for child in element:
         if not isinstance(child.tag, str):
             continue
         name = str(child.tag)
         if name == "TRAVELLER_LINE":
-            board.lines.append((_traveller(child, document, number), child.sourceline or 1))
+            line = _traveller(child, document, number)
+            sat = line.cells.get("Direction", "")
+            if sat.upper() not in ("NS", "EW"):
+                where = child.find("DIRECTION")
+                _team_value(document, where if where is not None else child, number, "NS or EW")
+            board.lines.append((line, child.sourceline or 1))
         elif name not in ("BOARD_NUMBER", "IMPS") and not len(child):
             board.extra[tag_of_element("MATCH", "BOARD", name)] = _text(child)
     match.boards.append(board)
+
+
+def _team_value(
+    document: _Document, element: etree._Element | None, number: int, expected: str
+) -> None:
+    """USB003 for a match board's IMPS or a line's DIRECTION that does not read."""
+    if element is None:
+        return
+    name = str(element.tag)
+    action = (
+        "the room of the line is not known"
+        if name in ("DIRECTION", "TRAVELLER_LINE")
+        else "kept as written, not as the rooms' ScoreIMP"
+    )
+    finding = USB003.at(
+        element="DIRECTION" if name == "TRAVELLER_LINE" else name,
+        value=f'"{_text(element) if name != "TRAVELLER_LINE" else ""}"',
+        detail=f"not {expected}",
+        action=action,
+    )
+    document.report(finding, element, number)
     document.board_type = element.get("EVENT_TYPE") or document.board_type
 
 
@@ -833,8 +861,8 @@ def _team_records(
             for line, line_number in board.lines:
                 text = _team_game(document, event, board, line, match, (home, visit), own)
                 model = _parse_game(text)
-                if model is None:
-                    continue
+                if model is None:  # not expected: every value is quoted
+                    continue  # pragma: no cover
                 if first and document.participants:
                     total = _total_table(document, scoring, kind)
                     model = dataclasses.replace(model, tables=(*model.tables, total))
