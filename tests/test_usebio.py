@@ -609,3 +609,17 @@ def test_mutated_team_documents_never_raise(changes: list[tuple[int, int]], cut:
         if record.board is not None:
             text, _ = write([record.board])
             read(text.encode("utf-8"))
+
+
+def test_a_pairs_event_naming_teams_stays_a_pairs_event() -> None:
+    pbn = (
+        '[Event "Club night"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+        '[Deal "N:KQ986.2.T542.K93 AT3.AKQ65.QJ9.T2 J42.T4.K763.QJ87 75.J9873.A8.A654"]\n'
+        '[Scoring "MP"]\n[HomeTeam "Aces"]\n[VisitTeam "Kings"]\n[Declarer "E"]\n'
+        '[Contract "4H"]\n[Result "10"]\n'
+        '[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;MP_NS;MP_EW"]\n'
+        "1 2 4H E 10 -420 0 2\n3 4 4H E 11 -450 2 0\n\n"
+    )
+    (board,) = [r.board for r in pbn_records(io.BytesIO(pbn.encode()), "x.pbn") if r.board]
+    text, _ = write([board])
+    assert "<MATCH>" not in text and text.count("<TRAVELLER_LINE>") == 2

@@ -208,8 +208,13 @@ def _game_level(name: str) -> bool:
 
 
 def _team_game(board: Board) -> bool:
-    """A table of a team match: it names its home and visiting teams."""
-    return all(
+    """A table of a team match: it names its home and visiting teams, and its Scoring is not a
+    pairs method (matchpoints, Butler or cross-IMPs)."""
+    scoring = [part.strip().upper() for part in (board.tag("Scoring") or "").split(";")]
+    pairs = scoring[0] in ("MP", "MATCHPOINTS") or any(
+        part.startswith(("BUTLER", "CROSS")) for part in scoring[1:]
+    )
+    return not pairs and all(
         (board.tag(name) or "").strip() not in ("", "?", "-", "#")
         for name in ("HomeTeam", "VisitTeam")
     )
