@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbntool.formats import Format, detect_format
 from pbntool.formats.pbn import iter_records as read_pbn
@@ -540,6 +542,33 @@ def test_real_pbn_notes_and_suffixes_survive_rbn() -> None:
         [n.text for n in b.auction.notes]
         for b in noted  # type: ignore[union-attr]
     ]
+
+
+# --- hostile text -------------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    changes=st.lists(
+        st.tuples(st.integers(0, len(EVERY_LABEL) - 1), st.sampled_from(list(":;^!?*+-.x{}% \n"))),
+        max_size=10,
+    ),
+    cut=st.integers(0, len(EVERY_LABEL)),
+    form=st.sampled_from(["rbn", "rbx"]),
+)
+def test_mutated_records_never_raise_and_write_back(
+    changes: list[tuple[int, str]], cut: int, form: str
+) -> None:
+    text = list(EVERY_LABEL if form == "rbn" else write(boards(read(EVERY_LABEL)), "rbx")[0])
+    for position, character in changes:
+        if position < len(text):
+            text[position] = character
+    records = read("".join(text[:cut]), form)
+    for record in records:
+        assert all(d.line is not None and d.line >= 1 for d in record.diagnostics)
+    found = boards(records)
+    written, _ = write(found, form)
+    assert len(boards(read(written, form))) == len(found)
 
 
 # --- the command line --------------------------------------------------------------------------

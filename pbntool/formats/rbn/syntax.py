@@ -160,6 +160,9 @@ def rbx_blocks(lines: list[str]) -> Iterator[Block]:
                 block.items.append(Item("comment", value, number))
             elif label == "":
                 block.items.append(Item("paragraph", value.strip(), number))
+            elif label not in LABELS:
+                text = repr(group.group(0)[:40])
+                block.findings.append(CLB010.at(("line", number), format="RBX", text=text))
             else:
                 block.add_label(label, value, number)
         yield block
