@@ -62,7 +62,8 @@ def convert(
         bool, typer.Option("--validate", help="Also run the Laws checks (to stderr).")
     ] = False,
 ) -> None:
-    """Rewrite boards as canonical PBN (export format), LIN, JSON lines or XML.
+    """Rewrite boards in another format: canonical PBN (export format), LIN, JSON lines, XML,
+    or any other --to format (club formats, hand records).
 
     What the target format cannot carry is reported as a warning naming the board.
     """
