@@ -334,6 +334,16 @@ def test_csv_has_the_documented_header_and_a_row_per_result() -> None:
     assert ",".join(csv_format.COLUMNS) in doc
 
 
+def test_csv_score_of_north_south_is_not_taken_for_the_declarers() -> None:
+    pbn = (
+        '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+        '[Deal "N:KQ986.2.T542.K93 AT3.AKQ65.QJ9.T2 J42.T4.K763.QJ87 75.J9873.A8.A654"]\n'
+        '[Declarer "E"]\n[Contract "4H"]\n[Result "10"]\n[Score "NS -420"]\n\n'
+    )
+    (board,) = _boards(list(read_pbn(io.BytesIO(pbn.encode()), "t.pbn")))
+    assert [row["score_ns"] for row in csv_format.rows_of(board)] == ["-420"]
+
+
 def test_csv_score_table_gives_one_row_per_result() -> None:
     pbn = (
         '[Event "Pairs"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
