@@ -1378,6 +1378,15 @@ EVT019 = _code(
     "A stated score that cannot be recomputed (no other result to compare with, an "
     "unknown contract, an unreadable value).",
 )
+EVT020 = _code(
+    "EVT020",
+    ERROR,
+    "{column} {stated} but the team's matches give {computed}{how}",
+    "A team's victory points (TotalScoreTable TotalVP, a USEBIO team's TOTAL_SCORE in VPs) or a "
+    "match's stated IMPs or VPs (USEBIO TEAM_SCORE, TEAM_VICTORY_POINTS …) differ from those "
+    "the match's boards give: each board's IMPs summed, the margin converted with the VP "
+    "scale (--vp, else the WBF scale that explains the file).",
+)
 
 # --- FIX: what `pbntool fix` changed (and could not change) ---------------------------------
 # Positions are in the input file: an edited value where it starts, an inserted tag where its
@@ -1588,9 +1597,28 @@ CLB010 = _code(
 CLB011 = _code(
     "CLB011",
     WARNING,
-    "RBN {label} value {value} cannot be read ({detail}); dropped",
-    "An RBN value that does not follow its label's syntax (hands, auction, contract, play, "
-    "result, board, names).",
+    "RBN {label} value {value} cannot be read ({detail}); {action}",
+    "An RBN value that does not follow its label's syntax (date, hands, auction, contract, "
+    "play, result, makes, a note with nothing to belong to, a label given twice): the value "
+    "is kept as written in an `Rbn…` tag (so it is written back), and gives no PBN tag.",
+)
+CLB012 = _code(
+    "CLB012",
+    WARNING,
+    "RBN {label} value {value} holds {what}, which PBN cannot; the value is kept as the {tag} tag",
+    "RBN can say what PBN cannot: pseudo cards and plays (`x ? - ~ + .`), hidden hands, the "
+    "`Y` quiz marker and the `*` annotation, goals and an opening leader in `C`, circa dates "
+    "and spans, scoring modifiers, team carry-overs. The PBN tags get what they can hold; the "
+    "value as written is kept in an `Rbn…` tag and written back while it agrees with them.",
+)
+CLB013 = _code(
+    "CLB013",
+    WARNING,
+    "{format} commentary opened here is not closed by a closing brace before line {line}; "
+    "it ends there",
+    "A `{` paragraph runs to a line ending in `}` and holds no blank line: one that is not "
+    "closed ends at the blank line (or the end of the file), so it cannot swallow the "
+    "records after it.",
 )
 
 # --- INT: our own failures ----------------------------------------------------------------

@@ -133,7 +133,10 @@ def test_the_rbn_sample_reads_as_its_pbn() -> None:
     assert board.tag("Score") == "NS -300" and board.play is not None
     assert len(board.play.tricks) == 6 and board.auction is not None
     assert len(board.auction.calls) == 12
-    assert any("Florida" in c.text for c in board.commentary)
+    comments = [*board.commentary, *(c for tag in board.tags for c in tag.comments)]
+    assert any("Florida" in c.text for c in comments)
+    assert board.tag("RbnTitle") == "Florida Belles Are Ringers:Richard Pavlicek"
+    assert board.tag("ScorePercentage") == "NS 0"
 
 
 def test_the_doc_rbn_example_and_its_rbx_form() -> None:
@@ -331,6 +334,16 @@ def test_csv_has_the_documented_header_and_a_row_per_result() -> None:
     assert ",".join(csv_format.COLUMNS) in doc
 
 
+def test_csv_score_of_north_south_is_not_taken_for_the_declarers() -> None:
+    pbn = (
+        '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+        '[Deal "N:KQ986.2.T542.K93 AT3.AKQ65.QJ9.T2 J42.T4.K763.QJ87 75.J9873.A8.A654"]\n'
+        '[Declarer "E"]\n[Contract "4H"]\n[Result "10"]\n[Score "NS -420"]\n\n'
+    )
+    (board,) = _boards(list(read_pbn(io.BytesIO(pbn.encode()), "t.pbn")))
+    assert [row["score_ns"] for row in csv_format.rows_of(board)] == ["-420"]
+
+
 def test_csv_score_table_gives_one_row_per_result() -> None:
     pbn = (
         '[Event "Pairs"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
@@ -415,4 +428,109 @@ def test_cli_rbn_round_trip_keeps_the_auction_and_play(tmp_path: Path) -> None:
     back = run("convert", str(middle), "--to", "rbn", "-q")
     assert back.returncode == 0, back.stderr
     assert "A WZ:1S2H2S4D:4SPP5H:XA\nC 5HX:N\n" in back.stdout
-    assert "P CK972:CQ" in back.stdout and "R 9-300\n" in back.stdout
+    assert "P CK972:CQ!H483" in back.stdout and "R 9-300:0\n" in back.stdout
+    assert back.stdout == source.read_text(encoding="utf-8")  # byte for byte
+
+
+# --- convert -o DIR/ and --split for the whole-file writers --------------------------------------
+
+
+def _read_file(path: Path) -> list[Board]:
+    form = path.suffix.lstrip(".")
+    return _boards(_read(form, path.read_bytes()))
+
+
+@pytest.mark.parametrize("form", ["dlm", "dup", "bri", "dge"])
+def test_cli_convert_to_a_directory_gives_one_file_per_input(form: str, tmp_path: Path) -> None:
+    first = tmp_path / "in" / "tuesday.pbn"
+    second = tmp_path / "in" / "sub" / "friday.pbn"
+    second.parent.mkdir(parents=True)
+    first.write_bytes((TWINS / "pbntool-dev.pbn").read_bytes())
+    second.write_bytes((TWINS / "pbntool-dev.pbn").read_bytes())
+    out = tmp_path / "out"
+    result = run("convert", str(tmp_path / "in"), "--to", form, "-o", f"{out}/", "-q")
+    assert result.returncode == 0, result.stderr
+    written = sorted(path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file())
+    assert written == [f"sub/friday.{form}", f"tuesday.{form}"]
+    twin = (TWINS / f"pbntool-dev.{form}").read_bytes()
+    for name in written:
+        # Byte for byte what Big Deal wrote: no newline translation, the NULs and suit marks kept.
+        assert (out / name).read_bytes() == twin
+        expected = _pbn_boards(TWINS / "pbntool-dev.pbn")
+        assert [(b.number, b.deal) for b in _read_file(out / name)] == [
+            (b.number, b.deal) for b in expected
+        ]
+    assert not [path for path in out.rglob(".*") if path.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("form", ["dlm", "dup", "bri", "dge"])
+def test_cli_split_cuts_each_input_into_files_of_n_boards(form: str, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    source = str(TWINS / "pbntool-dev.pbn")
+    result = run("convert", source, "--to", form, "-o", f"{out}/", "--split", "3", "-q")
+    assert result.returncode == 0, result.stderr
+    names = sorted(path.name for path in out.iterdir())
+    assert names == [f"pbntool-dev-0001.{form}", f"pbntool-dev-0002.{form}"]
+    expected = _pbn_boards(TWINS / "pbntool-dev.pbn")
+    parts = [_read_file(out / name) for name in names]
+    assert [len(part) for part in parts] == [3, 1]
+    assert [b.deal for part in parts for b in part] == [b.deal for b in expected]
+    if form in ("dlm", "dup"):  # they store board numbers: board 4 stays board 4
+        assert [b.number for part in parts for b in part] == [1, 2, 3, 4]
+    else:  # BRI and DGE number boards by their place: said, not silent
+        assert (
+            "OUT022"
+            in run("convert", source, "--to", form, "-o", f"{out}2/", "--split", "3").stderr
+        )
+
+
+def test_cli_split_of_one_output_file_runs_across_the_inputs(tmp_path: Path) -> None:
+    source = str(TWINS / "pbntool-dev.pbn")
+    target = tmp_path / "set.dup"
+    result = run("convert", source, "--to", "dup", "-o", str(target), "--split", "2", "-q")
+    assert result.returncode == 0, result.stderr
+    names = sorted(path.name for path in tmp_path.iterdir())
+    assert names == ["set-0001.dup", "set-0002.dup"]
+    second = (tmp_path / "set-0002.dup").read_bytes()
+    assert len(second) == 2 * 156 and second[146:156] == b"YN3  0 04 "
+    assert [b.number for b in _read_file(tmp_path / "set-0002.dup")] == [3, 4]
+
+
+def test_cli_dlm_directory_output_of_a_real_results_file(tmp_path: Path) -> None:
+    """A club results file (26 boards, each played at 11 tables) makes one dealing set of its
+    26 deals; the repeated boards are OUT021 findings, not silently dropped."""
+    source = (
+        CORPUS / "mikeliaohm__cs221-final-project/src/agent/boards/other_dataset/AlsReg6-Final.pbn"
+    )
+    out = tmp_path / "out"
+    result = run("convert", str(source), "--to", "dlm", "-o", f"{out}/")
+    assert result.returncode == 0, result.stderr
+    (written,) = out.iterdir()
+    assert written.name == "AlsReg6-Final.dlm"
+    boards = _read_file(written)
+    assert [b.number for b in boards] == list(range(1, 27))
+    firsts = {}
+    for board in _pbn_boards(source):
+        firsts.setdefault(board.number, board.deal)
+    assert [b.deal for b in boards] == [firsts[number] for number in range(1, 27)]
+    assert result.stderr.count(": warning OUT021") == 286 - 26
+    validated = run("validate", str(written))
+    assert validated.returncode == 0 and "26 boards" in validated.stderr
+
+
+def test_cli_an_input_with_no_writable_board_leaves_no_file(tmp_path: Path) -> None:
+    source = tmp_path / "partial.pbn"
+    source.write_text('[Board "1"]\n[Deal "N:AKQJ... - - -"]\n\n', encoding="utf-8")
+    out = tmp_path / "out"
+    result = run("convert", str(source), "--to", "dup", "-o", f"{out}/")
+    assert result.returncode == 0 and "OUT021" in result.stderr
+    assert list(out.iterdir()) == []
+
+
+def test_cli_directory_output_refuses_to_overwrite_an_input(tmp_path: Path) -> None:
+    copy = tmp_path / "pbntool-dev.dup"
+    copy.write_bytes((TWINS / "pbntool-dev.dup").read_bytes())
+    before = copy.read_bytes()
+    result = run("convert", str(copy), "--to", "dup", "-o", f"{tmp_path}/")
+    assert result.returncode == 2 and "ARC007" in result.stderr
+    assert copy.read_bytes() == before

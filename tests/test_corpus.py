@@ -391,3 +391,34 @@ def test_cli_convert_whole_corpus_to_json(tmp_path: Path) -> None:
     lin_boards = sum(len(lin.parse(path.read_bytes()).boards) for path in CORPUS.rglob("*.lin"))
     club = sum(_club_result_files().values()) + _club_boards()
     assert count == sum(expected_boards(relative) for relative in PBN_FILES) + lin_boards + club
+
+
+@pytest.mark.slow
+def test_every_pbn_file_goes_through_rbn_and_rbx_and_back() -> None:
+    """Each file as RBN and as RBX reads back to as many boards, and those boards write the
+    same text again (what RBN carries is carried; what it cannot is an OUT020 of the first
+    write: see test_rbn.py for the board-by-board comparison)."""
+    _require_corpus()
+    from pbntool.formats.rbn import RbnWriter, RbxWriter, iter_rbx_records, iter_records
+
+    problems = []
+    for relative in PBN_FILES:
+        path = CORPUS / relative
+        with path.open("rb") as stream:
+            first = [record.board for record in pbn.iter_records(stream, relative) if record.board]
+        for writer, reader in ((RbnWriter, iter_records), (RbxWriter, iter_rbx_records)):
+            texts = []
+            boards = first
+            for _ in range(2):
+                out = io.StringIO()
+                write = writer(out)
+                for board in boards:
+                    write.write(board)
+                texts.append(out.getvalue())
+                records = list(reader(io.BytesIO(out.getvalue().encode("utf-8")), relative))
+                boards = [record.board for record in records if record.board]
+                if len(boards) != len(first):
+                    problems.append(f"{relative} {writer.__name__}: {len(first)} -> {len(boards)}")
+            if texts[0] != texts[1]:
+                problems.append(f"{relative} {writer.__name__}: not the same text again")
+    assert problems == []

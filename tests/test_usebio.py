@@ -364,22 +364,187 @@ TEAMS = b"""<?xml version="1.0"?>
 """
 
 
-def test_teams_match_lines_name_the_teams_that_sat_each_way() -> None:
+def test_team_match_lines_are_the_rooms_of_the_match() -> None:
     records = read(TEAMS)
     assert codes(records) == []
-    (board,) = boards(records)
-    assert board.tag("Scoring") == "IMP" and board.tag("Date") == "2025.07.30"
-    rows = table_rows(board, "ScoreTable")
-    assert [(row["PairId_NS"], row["PairId_EW"], row["Score_NS"]) for row in rows] == [
-        ("1", "2", "420"),
-        ("2", "1", "140"),
+    open_room, closed_room = boards(records)
+    for board in (open_room, closed_room):
+        assert board.tag("Scoring") == "IMP" and board.tag("Date") == "2025.07.30"
+        assert (board.tag("HomeTeam"), board.tag("VisitTeam")) == ("Aces", "Kings")
+        assert board.tag("Round") == "1" and board.number == 1
+    # TEAM (Aces) sat NS at the first line, EW at the second; IMPS is for TEAM.
+    assert (open_room.tag("Room"), open_room.tag("ScoreIMP")) == ("Open", "NS 7")
+    assert (closed_room.tag("Room"), closed_room.tag("ScoreIMP")) == ("Closed", "NS -7")
+    assert (open_room.tag("Score"), str(open_room.contract)) == ("NS 420", "4S")
+    assert (closed_room.tag("Score"), str(closed_room.contract)) == ("NS 140", "2S")
+    totals = table_rows(open_room, "TotalScoreTable")
+    assert [(row["PairId"], row["TeamId"], row["TotalIMP"]) for row in totals] == [
+        ("Aces", "1", "7"),
+        ("Kings", "2", "-7"),
     ]
-    totals = table_rows(board, "TotalScoreTable")
-    assert totals[0]["TeamName"] == "Aces" and totals[0]["TotalIMP"] == "7"
-    text, _lost = write([board])
+    text, lost = write([open_room, closed_room])
+    assert lost == []
     assert '<TEAM TEAM_ID="1" TEAM_NAME="Aces">' in text
-    again = boards(read(text.encode()))[0]
-    assert table_rows(again, "ScoreTable") == rows
+    assert "<TEAM>1</TEAM>" in text and "<OPPOSING_TEAM>2</OPPOSING_TEAM>" in text
+    assert "<IMPS>7</IMPS>" in text and text.count("<TRAVELLER_LINE>") == 2
+    again = boards(read(text.encode()))
+    assert [b.tag("ScoreIMP") for b in again] == ["NS 7", "NS -7"]
+    assert table_rows(again[0], "TotalScoreTable") == totals
+    assert write(again)[0] == text
+
+
+def test_team_score_check_confirms_the_stated_imps_and_finds_a_changed_one(tmp_path: Path) -> None:
+    source = tmp_path / "teams.xml"
+    source.write_bytes(TEAMS)
+    run = pbntool_run("score", "--check", source)
+    assert run.code == 0, run.text + run.err
+    assert "8 values checked, 8 agree" in run.err
+    changed = tmp_path / "changed.xml"
+    changed.write_bytes(
+        TEAMS.replace(b"<TOTAL_SCORE>7</TOTAL_SCORE>", b"<TOTAL_SCORE>8</TOTAL_SCORE>")
+    )
+    run = pbntool_run("score", "--check", changed)
+    assert run.code == 1 and "EVT009" in run.text and "TotalIMP" in run.text
+    changed.write_bytes(TEAMS.replace(b"<IMPS>7</IMPS>", b"<IMPS>6</IMPS>"))
+    run = pbntool_run("score", "--check", changed)
+    assert run.code == 1 and run.text.count("EVT002") == 2
+
+
+# --- a real teams match through USEBIO ---------------------------------------------------------
+
+DUTCH = CORPUS / "ContractBridge__pbn-files" / "1997-Dutch_Teams_Final" / "SEGM1.PBN"
+RELAY = (
+    Path(__file__).resolve().parent.parent / "fixtures" / "scoring" / "teams_without_room_tags.pbn"
+)
+needs_teams = pytest.mark.skipif(not DUTCH.is_file(), reason="corpus not present")
+
+
+def _team_usebio(tmp_path: Path, source: Path, scale: str = "wbf") -> Path:
+    """The teams PBN scored (ScoreIMP per room, the VP standings), then written as USEBIO."""
+    scored = tmp_path / f"{source.stem}-scored.pbn"
+    run = pbntool_run("score", "-m", "imp", "--vp", scale, "--format", "pbn", "-o", scored, source)
+    assert run.code == 0, run.err
+    target = tmp_path / f"{source.stem}.xml"
+    run = pbntool_run("convert", scored, "--to", "usebio", "-o", target, "-q")
+    assert run.code == 0, run.err
+    return target
+
+
+@needs_teams
+def test_a_real_teams_match_written_as_usebio_checks_clean(tmp_path: Path) -> None:
+    xml = _team_usebio(tmp_path, DUTCH)
+    text = xml.read_text(encoding="utf-8")
+    assert '<EVENT EVENT_TYPE="TEAMS">' in text and text.count("<MATCH>") == 1
+    assert text.count("<TRAVELLER_LINE>") == 32 and text.count("<IMPS>") == 16
+    assert "<MATCH_SCORING_METHOD>VPS</MATCH_SCORING_METHOD>" in text
+    assert '<TEAM TEAM_ID="1" TEAM_NAME="Crash">' in text and "<TOTAL_SCORE>12.29" in text
+    run = pbntool_run("score", "--check", xml)
+    assert run.code == 0, run.text + run.err
+    summary = next(line for line in run.err.splitlines() if "values checked" in line)
+    checked = int(summary.split(": ")[1].split()[0])
+    assert checked >= 16 + 32 + 2 and f"{checked} agree;" in summary, summary
+    # The standings the file states are pbntool's own: IMPs per board, VPs per team.
+    standings = pbntool_run("score", "--vp", "wbf", xml)
+    assert "Crash" in standings.text and "12.29" in standings.text and "45-37" in standings.text
+
+
+@needs_teams
+def test_a_changed_team_total_or_board_imps_is_found(tmp_path: Path) -> None:
+    xml = _team_usebio(tmp_path, DUTCH)
+    text = xml.read_text(encoding="utf-8")
+    changed = tmp_path / "changed.xml"
+    changed.write_text(text.replace("<TOTAL_SCORE>7.71<", "<TOTAL_SCORE>7.17<"), encoding="utf-8")
+    run = pbntool_run("score", "--check", changed)
+    assert run.code == 1 and "EVT020" in run.text and '"7.17"' in run.text, run.text
+    first_imps = text.index("<IMPS>")
+    value = text[first_imps + 6 : text.index("<", first_imps + 6)]
+    edited = text[:first_imps] + f"<IMPS>{int(value) + 3}" + text[first_imps + 6 + len(value) :]
+    changed.write_text(edited, encoding="utf-8")
+    run = pbntool_run("score", "--check", changed)
+    assert run.code == 1 and run.text.count("EVT002") == 2, run.text
+
+
+@needs_teams
+def test_stated_match_scores_are_checked(tmp_path: Path) -> None:
+    xml = _team_usebio(tmp_path, DUTCH)
+    text = xml.read_text(encoding="utf-8")
+    scores = (
+        "<TEAM_SCORE>45</TEAM_SCORE><OPPOSING_TEAM_SCORE>37</OPPOSING_TEAM_SCORE>"
+        "<TEAM_VICTORY_POINTS>12.29</TEAM_VICTORY_POINTS>"
+        "<OPPOSING_TEAM_VICTORY_POINTS>7.71</OPPOSING_TEAM_VICTORY_POINTS>"
+    )
+    stated = text.replace(
+        "<END_BOARD_NUMBER>16</END_BOARD_NUMBER>",
+        "<END_BOARD_NUMBER>16</END_BOARD_NUMBER>" + scores,
+    )
+    path = tmp_path / "stated.xml"
+    path.write_text(stated, encoding="utf-8")
+    run = pbntool_run("score", "--check", path)
+    assert run.code == 0, run.text + run.err
+    records = list(iter_records(path.open("rb"), path.name))
+    assert boards(records)[0].tag("UsebioMatchTeamVictoryPoints") == "12.29"
+    path.write_text(
+        stated.replace("<OPPOSING_TEAM_SCORE>37<", "<OPPOSING_TEAM_SCORE>38<"), encoding="utf-8"
+    )
+    run = pbntool_run("score", "--check", path)
+    assert (
+        run.code == 1
+        and run.text.count("EVT020") == 1
+        and "UsebioMatchOpposingTeamScore" in run.text
+    )
+    path.write_text(
+        stated.replace("<TEAM_VICTORY_POINTS>12.29<", "<TEAM_VICTORY_POINTS>13.29<"),
+        encoding="utf-8",
+    )
+    run = pbntool_run("score", "--check", path)
+    assert run.code == 1 and "EVT020" in run.text and "UsebioMatchTeamVictoryPoints" in run.text
+    # USEBIO -> PBN -> USEBIO keeps them.
+    written, lost = write(boards(records))
+    assert lost == []
+    for element in ("TEAM_SCORE>45", "OPPOSING_TEAM_SCORE>37", "TEAM_VICTORY_POINTS>12.29"):
+        assert f"<{element}<" in written
+    assert written.count("<OPPOSING_TEAM_VICTORY_POINTS>7.71<") == 1
+
+
+@needs_teams
+def test_the_vp_scale_is_found_from_the_values(tmp_path: Path) -> None:
+    xml = _team_usebio(tmp_path, DUTCH, "wbf-discrete")
+    run = pbntool_run("score", "--check", "--format", "json", xml)
+    assert run.code == 0, run.text + run.err
+    assert "EVT017" in run.text and "WBF discrete" in run.text
+    run = pbntool_run("score", "--check", "--vp", "wbf", xml)
+    assert run.code == 1 and "EVT020" in run.text
+
+
+@needs_teams
+@pytest.mark.parametrize("source", [DUTCH, RELAY], ids=["dutch-final", "relay-no-rooms"])
+def test_team_usebio_to_pbn_and_back_keeps_every_result(tmp_path: Path, source: Path) -> None:
+    xml = _team_usebio(tmp_path, source)
+    first = boards(list(iter_records(xml.open("rb"), xml.name)))
+    text, lost = write(first)
+    assert lost == []
+    assert text == xml.read_text(encoding="utf-8")  # USEBIO -> PBN -> USEBIO
+    again = boards(read(text.encode()))
+    assert [as_pbn(board) for board in again] == [as_pbn(board) for board in first]
+    with source.open("rb") as stream:
+        played = [r.board for r in pbn_records(stream, source.name) if r.board]
+
+    def results(games: list[Board]) -> list[tuple[object, ...]]:
+        # The matches of a file come one after the other in USEBIO: compared in any order.
+        return sorted(
+            (
+                b.number or 0,
+                str(b.deal),
+                " v ".join(sorted((b.tag("HomeTeam") or "", b.tag("VisitTeam") or ""))),
+                str(b.contract),
+                str(b.result),
+            )
+            for b in games
+        )
+
+    assert results(first) == results(played)
+    check = pbntool_run("score", "--check", xml)
+    assert check.code == 0, check.text + check.err
 
 
 def test_individual_participants_are_players() -> None:
@@ -416,3 +581,45 @@ def test_mutated_documents_never_raise(changes: list[tuple[int, int]], cut: int)
         for diagnostic in record.diagnostics:
             assert diagnostic.line is not None and diagnostic.line >= 1, diagnostic
             assert diagnostic.column is not None and diagnostic.column >= 1, diagnostic
+
+
+def test_team_values_that_do_not_read_are_findings() -> None:
+    data = TEAMS.replace(b"<IMPS>7</IMPS>", b"<IMPS>seven</IMPS>").replace(
+        b"<DIRECTION>EW</DIRECTION>", b"<DIRECTION>XX</DIRECTION>"
+    )
+    records = read(data)
+    assert codes(records) == ["USB003", "USB003"]
+    open_room, other = boards(records)
+    assert open_room.tag("ScoreIMP") is None and open_room.tag("UsebioMatchBoardImps") == "seven"
+    assert other.tag("Room") is None
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    st.lists(st.tuples(st.integers(0, len(TEAMS) - 1), st.integers(0, 255)), max_size=12),
+    st.integers(0, len(TEAMS)),
+)
+def test_mutated_team_documents_never_raise(changes: list[tuple[int, int]], cut: int) -> None:
+    data = bytearray(TEAMS)
+    for offset, value in changes:
+        data[offset] = value
+    for record in read(bytes(data[:cut])):
+        for diagnostic in record.diagnostics:
+            assert diagnostic.line is not None and diagnostic.line >= 1, diagnostic
+        if record.board is not None:
+            text, _ = write([record.board])
+            read(text.encode("utf-8"))
+
+
+def test_a_pairs_event_naming_teams_stays_a_pairs_event() -> None:
+    pbn = (
+        '[Event "Club night"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+        '[Deal "N:KQ986.2.T542.K93 AT3.AKQ65.QJ9.T2 J42.T4.K763.QJ87 75.J9873.A8.A654"]\n'
+        '[Scoring "MP"]\n[HomeTeam "Aces"]\n[VisitTeam "Kings"]\n[Declarer "E"]\n'
+        '[Contract "4H"]\n[Result "10"]\n'
+        '[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;MP_NS;MP_EW"]\n'
+        "1 2 4H E 10 -420 0 2\n3 4 4H E 11 -450 2 0\n\n"
+    )
+    (board,) = [r.board for r in pbn_records(io.BytesIO(pbn.encode()), "x.pbn") if r.board]
+    text, _ = write([board])
+    assert "<MATCH>" not in text and text.count("<TRAVELLER_LINE>") == 2

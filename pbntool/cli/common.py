@@ -40,7 +40,7 @@ from pbntool.run.tasks import OutputFormat
 from pbntool.run.tasks import select_codes as _select_codes
 from pbntool.text.archives import Limits
 from pbntool.text.edit import InputFiles, WriteRefused, atomic_write, write_error
-from pbntool.text.inputs import Selection, iter_inputs
+from pbntool.text.inputs import Input, Selection, iter_inputs
 from pbntool.text.source import MAX_GAME_ENV
 
 __all__ = [
@@ -230,15 +230,23 @@ def iter_batch_records(inputs: BatchOptions, report: Tally) -> Iterator[Record]:
     """The records of a batch's inputs read in this process, in order (for commands that need
     every record in one place: event scoring, LIN output); archives, ``--include``,
     ``--exclude`` and ``--files-from`` apply as in parallel runs."""
+    for _source, record in iter_batch_sources(inputs, report):
+        yield record
+
+
+def iter_batch_sources(inputs: BatchOptions, report: Tally) -> Iterator[tuple[Input, Record]]:
+    """``iter_batch_records`` with the input each record came from (``convert -o DIR/`` of a
+    writer that writes whole files names each output after its input)."""
     from pbntool.run.batch import listed_paths
 
     paths = [*inputs.paths, *([] if inputs.files_from is None else listed_paths(inputs.files_from))]
     for source in iter_inputs(paths, inputs.selection):
         report.inputs += 1
-        yield from apply_dialect(read_input(source, inputs.form), inputs.dialect)
+        for record in apply_dialect(read_input(source, inputs.form), inputs.dialect):
+            yield source, record
         failure = source.failure()
         if failure is not None:
-            yield Record(None, (failure,), source.name, failure.line or 0)
+            yield source, Record(None, (failure,), source.name, failure.line or 0)
 
 
 def select_codes(

@@ -15,21 +15,23 @@ from pbntool.cli.common import (
     app,
     batch_command,
     iter_batch_records,
+    iter_batch_sources,
     open_output,
     open_text_output,
     pipe_safe,
 )
 from pbntool.cli.manual import command
-from pbntool.diagnostics import Severity
+from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format, spec_of
 from pbntool.formats.writing import open_writer, writes_fragments
-from pbntool.records import validate_record
+from pbntool.records import Record, validate_record
 from pbntool.run.batch import Batch, BatchOptions, UsageError
 from pbntool.run.outputs import (
     Destination,
     DirectoryDestination,
     FileDestination,
     StreamDestination,
+    WholeFileDestination,
 )
 from pbntool.run.report import Tally
 from pbntool.run.tasks import ConvertTask, OutputFormat, format_diagnostic
@@ -64,7 +66,8 @@ def convert(
         bool, typer.Option("--validate", help="Also run the Laws checks (to stderr).")
     ] = False,
 ) -> None:
-    """Rewrite boards in another format: PBN, LIN, JSON lines, XML, text, CSV, HTML, ...
+    """Rewrite boards in another format: canonical PBN (export format), LIN, JSON lines, XML,
+    or any other --to format (club formats, hand records).
 
     The formats of --to: canonical PBN (export format), LIN, JSON lines, XML, USEBIO, text
     hand diagrams, the club formats (DUP, DLM, BRI, DGE, RBN, RBX), CSV, HTML or PDF.
@@ -92,9 +95,11 @@ def convert(
     except (ImportError, AttributeError):
         raise UsageError(f"this pbntool cannot write {to} yet") from None
     if not writes_fragments(to):
-        # This format's writer cannot render parts of an output apart: one process, one writer.
+        # This format's writer cannot render parts of an output apart: one process, and one
+        # writer per output file.
         if split is not None or (output and _is_directory(output)):
-            raise UsageError(f"-o DIR and --split are not available for --to {to} yet")
+            assert output is not None
+            raise typer.Exit(_convert_whole_files(inputs, to, output, split, check))
         raise typer.Exit(_convert_in_one_process(inputs, to, output, check))
     task = ConvertTask(to, check=check, quiet=inputs.quiet, marks=split is not None)
     batch = Batch(inputs, task)
@@ -144,13 +149,45 @@ def _convert_in_one_process(
                 found.extend(
                     record.locate(loss) for loss in writer.write(record.board, record.file)
                 )
-            report.count(record, found)
-            if not inputs.quiet:
-                for diagnostic in found:
-                    if diagnostic.severity >= Severity.WARNING:
-                        sys.stderr.write(format_diagnostic(diagnostic, OutputFormat.text))
+            _count(report, record, found, inputs.quiet)
         writer.close()
         stream.flush()
     if not inputs.quiet:
         typer.echo(report.summary(), err=True)
     return report.exit_code()
+
+
+def _convert_whole_files(
+    inputs: BatchOptions, to: Format, output: str, split: int | None, check: bool
+) -> int:
+    """``-o DIR`` or ``--split N`` for a writer that renders whole files (DUP, DLM, USEBIO,
+    PDF …): this process, one writer per output file (``WholeFileDestination``)."""
+    report = Tally(inputs.fail_on)
+    directory = _is_directory(output)
+    destination = WholeFileDestination(
+        Path(output), to, split, inputs.input_files(), directory=directory
+    )
+    try:
+        for source, record in iter_batch_sources(inputs, report):
+            found = list(validate_record(record) if check else record.diagnostics)
+            if record.board is not None:
+                written = destination.write(source, record.board, record.file)
+                found.extend(
+                    loss if loss.code == "ARC007" else record.locate(loss) for loss in written
+                )
+            _count(report, record, found, inputs.quiet)
+        destination.close()
+    except BaseException:
+        destination.abort()
+        raise
+    if not inputs.quiet:
+        typer.echo(report.summary(), err=True)
+    return report.exit_code()
+
+
+def _count(report: Tally, record: Record, found: list[Diagnostic], quiet: bool) -> None:
+    report.count(record, found)
+    if not quiet:
+        for diagnostic in found:
+            if diagnostic.severity >= Severity.WARNING:
+                sys.stderr.write(format_diagnostic(diagnostic, OutputFormat.text))

@@ -156,7 +156,9 @@ def score(
         typer.Option(
             "--vp",
             help="Team matches to victory points: wbf (continuous 2013), wbf-discrete, or a "
-            "CSV file of imps_from,vp_winner rows; with standings per round and in total.",
+            "CSV file of imps_from,vp_winner rows; with standings per round and in total. "
+            "With --check: the scale the stated VPs are checked on (default: the WBF scale "
+            "that explains them).",
         ),
     ] = None,
 ) -> None:
@@ -200,7 +202,7 @@ def score(
         out = open_text_output(stack, output, inputs.input_files())
         io = _Io(inputs, output_format, out, report, quiet)
         if check:
-            _check(io, CheckOptions(spec, group_by, tolerance))
+            _check(io, CheckOptions(spec, group_by, tolerance, vp_scale))
         elif method is Method.DUPLICATE:
             _duplicate_listing(io)
         else:

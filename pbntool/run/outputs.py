@@ -19,6 +19,7 @@ from typing import TextIO, cast
 from pbntool.diagnostics import ARC007, Diagnostic
 from pbntool.formats import SPECS, Format, spec_of
 from pbntool.formats.writing import BoardWriter, open_writer
+from pbntool.model import Board
 from pbntool.run.tasks import Chunk
 from pbntool.text.edit import AtomicFile, InputFiles, inside_directory_problem
 from pbntool.text.inputs import Input
@@ -28,6 +29,7 @@ __all__ = [
     "DirectoryDestination",
     "FileDestination",
     "StreamDestination",
+    "WholeFileDestination",
     "output_stem",
 ]
 
@@ -154,20 +156,23 @@ class _Target:
     part: int = 0
     refused: bool = False
 
-    def open_next(self) -> tuple[_Output | None, list[Diagnostic]]:
+    def open_file(self) -> tuple[AtomicFile | None, list[Diagnostic]]:
+        """The next output file (binary when the format's writer takes bytes), or the ARC007
+        that refused it (and every later one of this name)."""
         if self.refused:
             return None, []
         self.part += 1
         name = self.relative.name
         if self.split:
             name = f"{name}-{self.part:04d}"
-        relative = self.relative.with_name(name + spec_of(self.form).output_suffix)
+        spec = spec_of(self.form)
+        relative = self.relative.with_name(name + spec.output_suffix)
         target = self.root.joinpath(*relative.parts)
         problem = _refusal(self.root, target, self.source, self.written, self.inputs)
         file = None
         if problem is None:
             try:
-                file = AtomicFile(target)
+                file = AtomicFile(target, binary=spec.binary)
             except OSError as error:
                 problem = f"cannot write: {error.strerror or error}"
         if problem is not None:
@@ -179,6 +184,12 @@ class _Target:
             return None, [placed]
         assert file is not None
         self.written.add(os.path.realpath(target))
+        return file, []
+
+    def open_next(self) -> tuple[_Output | None, list[Diagnostic]]:
+        file, problems = self.open_file()
+        if file is None:
+            return None, problems
         writer = open_writer(self.form, file.stream)
         writer.begin()  # type: ignore[attr-defined]
         return _Output(cast(TextIO, file.stream), writer, file), []
@@ -292,3 +303,106 @@ class FileDestination(Destination):
     def abort(self) -> None:
         if self._splitter is not None:
             self._splitter.abort()
+
+
+# --- writers that write whole files ------------------------------------------------------------
+
+
+def _not_written(losses: list[Diagnostic]) -> bool:
+    """Whether the writer refused the board outright (OUT021: it is not in the file)."""
+    return any(loss.code == "OUT021" for loss in losses)
+
+
+@dataclass
+class _WholeOutput:
+    """One output file of a whole-file writer, and how many boards it holds."""
+
+    file: AtomicFile
+    writer: BoardWriter
+    boards: int = 0
+
+    def finish(self) -> None:
+        """Write the file (the writer renders it at close) and rename it into place; a file
+        that holds no board is dropped (there is nothing a machine could read in it)."""
+        if not self.boards:
+            self.file.abort()
+            return
+        try:
+            self.writer.close()
+            self.file.stream.flush()
+        except BaseException:
+            self.file.abort()
+            raise
+        self.file.commit()
+
+
+@dataclass
+class WholeFileDestination:
+    """``-o DIR`` and ``--split N`` for formats whose writer renders a whole file at once (a
+    DUP trailer and a DLM header name the board range; USEBIO puts the standings before the
+    boards): boards reach one writer per output file, in this process.
+
+    Under ``-o DIR`` each input gets its own file, named as for text formats; with ``--split
+    N`` every output (per input under DIR, else ``FILE-0001.ext`` … across the inputs) holds
+    at most N boards.  A board the writer refuses (OUT021) does not count towards N.  Files
+    go through ``AtomicFile`` (binary for binary formats: no newline translation), so a run
+    that fails leaves no partial file.
+    """
+
+    root: Path
+    form: Format
+    split: int | None = None
+    inputs: InputFiles | None = None
+    directory: bool = True
+    """True: ``-o DIR`` (one output name per input); False: ``-o FILE --split N``."""
+    _written: set[str] = field(default_factory=set)
+    _source: Input | None = None
+    _target: _Target | None = None
+    _current: _WholeOutput | None = None
+
+    def __post_init__(self) -> None:
+        if self.directory:
+            self.root.mkdir(parents=True, exist_ok=True)
+
+    def write(self, source: Input, board: Board, file: str | None = None) -> list[Diagnostic]:
+        """Write one board of ``source``; returns the writer's losses and any refusal."""
+        problems: list[Diagnostic] = []
+        if self._target is None or (self.directory and source is not self._source):
+            self._end()
+            self._target = self._new_target(source)
+        self._source = source
+        self._target.source = source
+        full = self._current is not None and self.split is not None
+        if full and self._current is not None and self._current.boards >= (self.split or 0):
+            self._end()
+        if self._current is None:
+            opened, problems = self._target.open_file()
+            if opened is None:
+                return problems
+            self._current = _WholeOutput(opened, open_writer(self.form, opened.stream))
+        losses = self._current.writer.write(board, file)
+        if not _not_written(losses):
+            self._current.boards += 1
+        return problems + losses
+
+    def _new_target(self, source: Input) -> _Target:
+        if self.directory:
+            stem = output_stem(source)
+            split = self.split is not None
+            return _Target(self.root, stem, self.form, split, source, self._written, self.inputs)
+        stem = output_stem(Input(self.root.name, None, relative=self.root.name))
+        parent = self.root.parent if str(self.root.parent) else Path(".")
+        return _Target(parent, stem, self.form, True, source, self._written, self.inputs)
+
+    def _end(self) -> None:
+        current, self._current = self._current, None
+        if current is not None:
+            current.finish()
+
+    def close(self) -> None:
+        self._end()
+
+    def abort(self) -> None:
+        current, self._current = self._current, None
+        if current is not None:
+            current.file.abort()

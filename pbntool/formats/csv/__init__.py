@@ -66,7 +66,9 @@ def _own_result(board: Board, row: dict[str, str]) -> None:
         row["result"] = str(board.result.tricks)
     score = board.score
     if score is not None:
-        side = score.side or (board.declarer.side if board.declarer is not None else None)
+        side = score.side  # (Side.NS is 0: "or" would take a North-South score for the declarer's)
+        if side is None and board.declarer is not None:
+            side = board.declarer.side
         if side is not None:
             row["score_ns"] = str(score.points if side is Side.NS else -score.points)
     if board.play is not None and board.play.tricks:

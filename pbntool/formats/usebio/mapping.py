@@ -13,6 +13,8 @@ import re
 __all__ = [
     "EVENT_SCORING",
     "KNOWN_EVENT_TYPES",
+    "LINE_TAG_PREFIX",
+    "MATCH_TAG_PREFIX",
     "METHOD_SCORING",
     "SCORE_COLUMNS",
     "TAG_PREFIX",
@@ -24,6 +26,12 @@ __all__ = [
 ]
 
 TAG_PREFIX = "Usebio"
+MATCH_TAG_PREFIX = "UsebioMatch"
+"""Tags of a team game that hold its ``MATCH``'s own children (``UsebioMatchTeamScore``) and
+its board's (``UsebioMatchBoard…``)."""
+LINE_TAG_PREFIX = "UsebioLine"
+"""Tags of a team game that hold its traveller line's other children
+(``UsebioLineNsPairNumber``)."""
 
 EVENT_SCORING: dict[str, str] = {
     "MP_PAIRS": "MP",

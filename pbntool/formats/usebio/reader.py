@@ -17,6 +17,8 @@ hands (``HANDSET``) come after the results.
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -116,6 +118,28 @@ class _Participant:
 
 
 @dataclass
+class _MatchBoard:
+    """One board of a team match: the net IMPs for the match's TEAM and a line per room."""
+
+    number: int
+    line: int
+    imps: str
+    lines: list[tuple[_Line, int]] = field(default_factory=list)
+    """Each traveller line with its line in the document."""
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Match:
+    """A ``MATCH``: its own children by element name (``TEAM``, ``ROUND_NUMBER``,
+    ``TEAM_SCORE`` …) and its boards."""
+
+    line: int
+    values: dict[str, str] = field(default_factory=dict)
+    boards: list[_MatchBoard] = field(default_factory=list)
+
+
+@dataclass
 class _Document:
     name: str
     data: bytearray = field(default_factory=bytearray)
@@ -129,6 +153,8 @@ class _Document:
     participants_type: str | None = None
     board_type: str | None = None
     deals: dict[int, Deal] = field(default_factory=dict)
+    matches: list[_Match] = field(default_factory=list)
+    current_match: _Match | None = None
     problems: list[Diagnostic] = field(default_factory=list)
     """Findings of the document that belong to no board (placed already)."""
     board_problems: dict[int, list[Diagnostic]] = field(default_factory=dict)
@@ -289,6 +315,9 @@ def _start(element: etree._Element, document: _Document) -> None:
     elif element.tag == "EVENT" and parent.getparent() is None:
         document.event_seen = True
         document.event_type = (element.get("EVENT_TYPE") or "").strip()
+    elif element.tag == "MATCH":
+        document.current_match = _Match(element.sourceline or 1)
+        document.matches.append(document.current_match)
 
 
 def _end(element: etree._Element, document: _Document) -> None:
@@ -302,18 +331,25 @@ def _end(element: etree._Element, document: _Document) -> None:
         document.tags[tag_of_element(tag)] = _text(element)
     elif owner == "EVENT" and tag not in _EVENT_CONTAINERS:
         _event_value(element, document)
+    elif owner == "MATCH" and tag != "BOARD":
+        if document.current_match is not None and not len(element):
+            document.current_match.values[tag] = _text(element)
     elif tag in ("PAIR", "TEAM", "PLAYER") and owner == "PARTICIPANTS":
         _participant(element, document)
         _drop(element)
     elif tag == "PARTICIPANTS":
         document.participants_type = element.get("EVENT_TYPE") or document.participants_type
-    elif tag == "BOARD" and owner in ("EVENT", "SECTION", "MATCH"):
+    elif tag == "BOARD" and owner == "MATCH":
+        _match_board(element, document)
+        _drop(element)
+    elif tag == "BOARD" and owner in ("EVENT", "SECTION"):
         _board(element, document)
         _drop(element)
     elif tag == "BOARD" and owner == "HANDSET":
         _hands(element, document)
         _drop(element)
     elif tag == "MATCH":
+        document.current_match = None
         _drop(element)
 
 
@@ -353,8 +389,11 @@ def _participant(element: etree._Element, document: _Document) -> None:
     kind = str(element.tag)
     cells: dict[str, str] = {"Kind": kind}
     if kind == "TEAM":
-        cells["PairId"] = element.get("TEAM_ID") or _child(element, "TEAM_ID")
-        cells["TeamName"] = element.get("TEAM_NAME") or _child(element, "TEAM_NAME")
+        # PairId is the team's name, as HomeTeam and VisitTeam give it; TeamId its number.
+        identifier = element.get("TEAM_ID") or _child(element, "TEAM_ID")
+        team_name = element.get("TEAM_NAME") or _child(element, "TEAM_NAME")
+        cells["PairId"] = team_name or identifier
+        cells["TeamId"] = identifier if team_name and identifier != team_name else ""
     elif kind == "PAIR":
         cells["PairId"] = _pair_id(_child(element, "PAIR_NUMBER"), _child(element, "DIRECTION"))
     else:
@@ -421,27 +460,63 @@ def _board(element: etree._Element, document: _Document) -> None:
     average = _child(element, "BOARD_AVERAGE")
     if average:
         board.extra["UsebioBoardAverage"] = average
-    match = element.getparent()
-    teams = None
-    if match is not None and match.tag == "MATCH":
-        teams = (_child(match, "TEAM"), _child(match, "OPPOSING_TEAM"))
-        board.extra.setdefault("UsebioMatchImps", "")
     for line in element.findall("TRAVELLER_LINE"):
-        board.lines.append(_traveller(line, document, number, teams))
+        board.lines.append(_traveller(line, document, number))
 
 
-def _traveller(
-    element: etree._Element,
-    document: _Document,
-    number: int,
-    teams: tuple[str, str] | None,
-) -> _Line:
+def _match_board(element: etree._Element, document: _Document) -> None:
+    """A board of a team match: kept with its match (each line becomes a game)."""
+    match = document.current_match
+    number_text = _child(element, "BOARD_NUMBER")
+    if match is None or not number_text.isdigit() or int(number_text) < 1:
+        _board(element, document)  # reported (a bad number) or read as a traveller
+        return
+    number = int(number_text)
+    board = _MatchBoard(number, element.sourceline or 1, _child(element, "IMPS"))
+    if board.imps and not re.fullmatch(r"[+-]?\d+(\.\d+)?", board.imps):
+        _team_value(document, element.find("IMPS"), number, "a number of IMPs")
+    for child in element:
+        if not isinstance(child.tag, str):
+            continue
+        name = str(child.tag)
+        if name == "TRAVELLER_LINE":
+            line = _traveller(child, document, number)
+            sat = line.cells.get("Direction", "")
+            if sat.upper() not in ("NS", "EW"):
+                where = child.find("DIRECTION")
+                _team_value(document, where if where is not None else child, number, "NS or EW")
+            board.lines.append((line, child.sourceline or 1))
+        elif name not in ("BOARD_NUMBER", "IMPS") and not len(child):
+            board.extra[tag_of_element("MATCH", "BOARD", name)] = _text(child)
+    match.boards.append(board)
+
+
+def _team_value(
+    document: _Document, element: etree._Element | None, number: int, expected: str
+) -> None:
+    """USB003 for a match board's IMPS or a line's DIRECTION that does not read."""
+    if element is None:
+        return
+    name = str(element.tag)
+    action = (
+        "the room of the line is not known"
+        if name in ("DIRECTION", "TRAVELLER_LINE")
+        else "kept as written, not as the rooms' ScoreIMP"
+    )
+    finding = USB003.at(
+        element="DIRECTION" if name == "TRAVELLER_LINE" else name,
+        value=f'"{_text(element) if name != "TRAVELLER_LINE" else ""}"',
+        detail=f"not {expected}",
+        action=action,
+    )
+    document.report(finding, element, number)
+    document.board_type = element.get("EVENT_TYPE") or document.board_type
+
+
+def _traveller(element: etree._Element, document: _Document, number: int) -> _Line:
     values = {str(child.tag): _text(child) for child in element if isinstance(child.tag, str)}
     cells: dict[str, str] = {}
     ns, ew = values.get("NS_PAIR_NUMBER", ""), values.get("EW_PAIR_NUMBER", "")
-    if teams is not None and not (ns or ew):
-        sat = values.get("DIRECTION", "").upper()
-        ns, ew = teams if sat != "EW" else (teams[1], teams[0])
     cells["PairId_NS"], cells["PairId_EW"] = ns, ew
     if values.get("DIRECTION"):
         cells["Direction"] = values["DIRECTION"]
@@ -631,6 +706,10 @@ def _records(document: _Document) -> Iterator[Record]:
     tags = _event_tags(document, scoring, kind)
     first = True
     pending = list(document.problems)
+    if document.matches:
+        first = False
+        yield from _team_records(document, tags, scoring, kind, pending)
+        pending = []
     for number in document.order:
         board = document.boards[number]
         tables = [_score_table(board)] if board.lines else []
@@ -710,6 +789,8 @@ def _score_table(board: _Board) -> Table:
 def _total_table(document: _Document, scoring: str | None, kind: str) -> Table:
     if scoring == "MP":
         total = "TotalMP"
+    elif document.matches and _victory_points(document):
+        total = "TotalVP"  # pbntool's column for a team's VPs (score --vp writes it)
     elif (scoring is not None and scoring.startswith("IMP")) or kind in TEAM_EVENT_TYPES:
         total = "TotalIMP"
     else:
@@ -719,9 +800,155 @@ def _total_table(document: _Document, scoring: str | None, kind: str) -> Table:
         cells = dict(participant.cells)
         cells[total] = cells.pop("Total", "")
         rows.append(cells)
-    order = ["Rank", "PairId", "TeamName", "Direction", "Names", total, "TotalPercentage"]
+    order = ["Rank", "PairId", "TeamId", "Direction", "Names", total, "TotalPercentage"]
     present = {name for row in rows for name, value in row.items() if value}
     present.discard("Kind")
     columns = [name for name in order if name in present]
     rest = sorted(present - set(order))
     return _table("TotalScoreTable", columns + rest, rows)
+
+
+# --- team matches -------------------------------------------------------------------------
+
+_MATCH_OWN = frozenset({"TEAM", "OPPOSING_TEAM", "ROUND_NUMBER"})
+"""MATCH children that become HomeTeam, VisitTeam and Round (the others: ``UsebioMatch…``)."""
+
+
+def _victory_points(document: _Document) -> bool:
+    """Whether the teams' TOTAL_SCORE are VPs: the event says so, or a match states VPs."""
+    method = document.tags.get(tag_of_element("MATCH_SCORING_METHOD"), "").upper()
+    if method:
+        return method.startswith("VP") or method.startswith("VICTORY")
+    return any("TEAM_VICTORY_POINTS" in match.values for match in document.matches)
+
+
+def _team_names(document: _Document) -> dict[str, str]:
+    """A team's name by its TEAM_ID (and by its name)."""
+    names: dict[str, str] = {}
+    for participant in document.participants:
+        cells = participant.cells
+        if cells.get("Kind") != "TEAM":
+            continue
+        name = cells.get("PairId", "")
+        names[cells.get("TeamId") or name] = name
+        names.setdefault(name, name)
+    return names
+
+
+def _team_records(
+    document: _Document,
+    event: list[Tag],
+    scoring: str | None,
+    kind: str,
+    pending: list[Diagnostic],
+) -> Iterator[Record]:
+    """One game per traveller line of every match: HomeTeam the match's TEAM, Room Open where
+    it sits North-South and Closed where it sits East-West, the board's IMPS as each room's
+    ScoreIMP (for North-South), the lead as a play of one card."""
+    names = _team_names(document)
+    first = True
+    reported: set[int] = set()
+    for match in document.matches:
+        home = names.get(match.values.get("TEAM", ""), match.values.get("TEAM", ""))
+        visit = names.get(
+            match.values.get("OPPOSING_TEAM", ""), match.values.get("OPPOSING_TEAM", "")
+        )
+        own = {
+            tag_of_element("MATCH", name): value
+            for name, value in match.values.items()
+            if name not in _MATCH_OWN and value
+        }
+        for board in match.boards:
+            for line, line_number in board.lines:
+                text = _team_game(document, event, board, line, match, (home, visit), own)
+                model = _parse_game(text)
+                if model is None:  # not expected: every value is quoted
+                    continue  # pragma: no cover
+                if first and document.participants:
+                    total = _total_table(document, scoring, kind)
+                    model = dataclasses.replace(model, tables=(*model.tables, total))
+                problems = list(pending) if first else []
+                if board.number not in reported:
+                    reported.add(board.number)
+                    problems += document.board_problems.get(board.number, [])
+                first = False
+                yield Record(model, tuple(problems), document.name, line_number)
+
+
+def _team_game(
+    document: _Document,
+    event: list[Tag],
+    board: _MatchBoard,
+    line: _Line,
+    match: _Match,
+    teams: tuple[str, str],
+    own: dict[str, str],
+) -> str:
+    cells = line.cells
+    number = board.number
+    deal = document.deals.get(number)
+    tags: list[tuple[str, str]] = [(tag.name, tag.value) for tag in event[:3]]
+    tags += [
+        ("Board", str(number)),
+        ("Dealer", board_dealer(number).letter),
+        ("Vulnerable", str(board_vulnerability(number))),
+        ("Deal", format_deal(deal, Seat.NORTH) if deal is not None else "?"),
+    ]
+    tags += [(tag.name, tag.value) for tag in event[3:]]
+    home, visit = teams
+    tags += [("HomeTeam", home), ("VisitTeam", visit)]
+    if match.values.get("ROUND_NUMBER"):
+        tags.append(("Round", match.values["ROUND_NUMBER"]))
+    sat = cells.get("Direction", "").upper()
+    if sat in ("NS", "EW"):
+        tags.append(("Room", "Open" if sat == "NS" else "Closed"))
+    for name in ("Contract", "Declarer", "Result"):
+        if cells.get(name):
+            tags.append((name, cells[name]))
+    if cells.get("Score_NS"):
+        tags.append(("Score", f"NS {cells['Score_NS']}"))
+    elif cells.get("Score_EW"):
+        tags.append(("Score", f"NS -{cells['Score_EW']}"))
+    imps = _negated(board.imps) if sat == "EW" else board.imps
+    if re.fullmatch(r"-?\d+(\.\d+)?", imps) and sat in ("NS", "EW"):
+        tags.append(("ScoreIMP", f"NS {imps}"))
+    elif board.imps:
+        tags.append((tag_of_element("MATCH", "BOARD", "IMPS"), board.imps))
+    for name, value in (("PairId_NS", "NS_PAIR_NUMBER"), ("PairId_EW", "EW_PAIR_NUMBER")):
+        if cells.get(name):
+            tags.append((tag_of_element("LINE", value), cells[name]))
+    for ns, ew in (("Percentage_NS", "Percentage_EW"),):
+        if cells.get(ns) or cells.get(ew):  # an arbitral score: kept as written
+            percentages = f"A{cells.get(ns, '').lstrip('^')}{cells.get(ew, '').lstrip('^')}"
+            tags.append((tag_of_element("LINE", "SCORE"), percentages))
+    for name, value in cells.items():
+        if name.startswith("Usebio") and value:
+            tags.append(("UsebioLine" + name.removeprefix("Usebio"), value))
+    tags += sorted(own.items())
+    tags += sorted(board.extra.items())
+    text = "".join(f"[{name} {_quoted(value)}]\n" for name, value in tags)
+    lead, declarer = cells.get("Lead", ""), cells.get("Declarer", "")
+    if len(lead) == 2 and declarer in _SEATS:
+        leader = _SEATS[declarer].next(1)
+        text += f'[Play "{leader.letter}"]\n{lead} - - -\n'
+    return text
+
+
+def _negated(value: str) -> str:
+    value = value.strip()
+    if not value:
+        return value
+    return value[1:] if value.startswith("-") else "-" + value.lstrip("+")
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _parse_game(text: str) -> Board | None:
+    from pbntool.formats.pbn import iter_records as read_pbn
+
+    for record in read_pbn(io.BytesIO(text.encode("utf-8")), "usebio"):
+        if record.board is not None:
+            return record.board
+    return None

@@ -15,18 +15,20 @@ board (a few strings per traveller line) and writes the document on ``close``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
 from pbntool.diagnostics import OUT040, Diagnostic
 from pbntool.formats.usebio.mapping import (
     KNOWN_EVENT_TYPES,
+    LINE_TAG_PREFIX,
+    MATCH_TAG_PREFIX,
     SCORE_COLUMNS,
     element_of_tag,
     unquote_cell,
 )
-from pbntool.model import Board, CommentKind, Seat, Table
+from pbntool.model import Board, Card, CommentKind, Seat, Table
 from pbntool.scoring.duplicate import board_dealer, board_vulnerability
 
 __all__ = ["UsebioWriter"]
@@ -47,7 +49,9 @@ _KEPT_TOTAL_COLUMNS = frozenset(
         "TotalMP",
         "TotalIMP",
         "TotalScore",
+        "TotalVP",
         "TotalPercentage",
+        "TeamId",
         "MasterPoints",
         "MasterPointType",
         "MemberID1",
@@ -81,14 +85,37 @@ class _Event:
     participants: list[dict[str, str]] = field(default_factory=list)
 
 
+@dataclass
+class _TeamGame:
+    """One table of a team match: its teams, round and room, its line, its NS IMPs."""
+
+    number: int
+    home: str
+    visit: str
+    round: str
+    room: str
+    cells: dict[str, str]
+    imps_ns: str | None
+    tags: dict[str, str]
+    """Its ``UsebioMatch…``, ``UsebioLine…`` (and ``UsebioMatchBoard…``) tags."""
+
+
 class UsebioWriter:
-    """A ``BoardWriter`` of one USEBIO document (written on ``close``)."""
+    """A ``BoardWriter`` of one USEBIO document (written on ``close``).
+
+    Games of a team match (HomeTeam and VisitTeam, no ScoreTable) are written as ``MATCH``
+    elements: one per round and pair of teams, ``TEAM`` the first game's home team, each
+    board with its ``IMPS`` for that team (from the ScoreIMP of its rooms) and a traveller
+    line per room whose ``DIRECTION`` is the way ``TEAM`` sat (Open: the home team North-South,
+    Closed: East-West; without Room tags, each table's home team sits North-South when the two
+    tables name different home teams, else the first table is the open room)."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
         self._event: _Event | None = None
         self._boards: dict[int, _Written] = {}
         self._order: list[int] = []
+        self._games: list[_TeamGame] = []
         self._closed = False
 
     def write(self, board: Board, file: str | None = None) -> list[Diagnostic]:
@@ -112,7 +139,12 @@ class UsebioWriter:
         if average:
             written.extra["BOARD_AVERAGE"] = average
         table = _table(board, "ScoreTable")
-        if table is not None:
+        team = _team_game(board)
+        if team:
+            self._games.append(_team_game_of(board, number))
+            if table is not None:  # (score --format pbn gives the first room the board's)
+                lost.append("the ScoreTable (a match's rooms are written from their games)")
+        elif table is not None:
             written.lines.extend(_table_lines(table, lost))
         else:
             line = _own_line(board)
@@ -121,7 +153,7 @@ class UsebioWriter:
         totals = _table(board, "TotalScoreTable")
         if totals is not None and not self._event.participants:
             self._event.participants = _participants(totals, lost)
-        lost.extend(_board_losses(board))
+        lost.extend(_board_losses(board, team))
         return [_loss(board, ", ".join(lost))] if lost else []
 
     def close(self) -> None:
@@ -131,7 +163,7 @@ class UsebioWriter:
         self._closed = True
         event = self._event or _Event({})
         out: list[str] = []
-        _document(out, event, [self._boards[number] for number in self._order])
+        _document(out, event, [self._boards[number] for number in self._order], self._games)
         self._stream.write("\n".join(out) + "\n")
 
 
@@ -157,9 +189,81 @@ def _event_name_of(tags: Mapping[str, str]) -> str:
 def _event_tags(board: Board) -> dict[str, str]:
     tags: dict[str, str] = {}
     for tag in board.tags:
+        if _game_level(tag.name):
+            continue
         if not tag.duplicate and (tag.name in _KEPT_TAGS or element_of_tag(tag.name)):
             tags.setdefault(tag.name, tag.value)
     return tags
+
+
+_EVENT_MATCH_TAGS = frozenset({"UsebioMatchScoringMethod"})
+"""``EVENT`` children whose tag starts like a match's (``MATCH_SCORING_METHOD``)."""
+
+
+def _game_level(name: str) -> bool:
+    """Whether a ``Usebio…`` tag belongs to a team game (its match, board or line)."""
+    if name in _EVENT_MATCH_TAGS:
+        return False
+    return name.startswith((MATCH_TAG_PREFIX, LINE_TAG_PREFIX))
+
+
+def _team_game(board: Board) -> bool:
+    """A table of a team match: it names its home and visiting teams, and its Scoring is not a
+    pairs method (matchpoints, Butler or cross-IMPs)."""
+    scoring = [part.strip().upper() for part in (board.tag("Scoring") or "").split(";")]
+    pairs = scoring[0] in ("MP", "MATCHPOINTS") or any(
+        part.startswith(("BUTLER", "CROSS")) for part in scoring[1:]
+    )
+    return not pairs and all(
+        (board.tag(name) or "").strip() not in ("", "?", "-", "#")
+        for name in ("HomeTeam", "VisitTeam")
+    )
+
+
+def _team_game_of(board: Board, number: int) -> _TeamGame:
+    cells = _own_line(board) or {}
+    cells.pop("PairId_NS", None)
+    cells.pop("PairId_EW", None)
+    lead = _lead(board)
+    if lead:
+        cells["Lead"] = lead
+    room = (board.tag("Room") or "").strip().lower()
+    return _TeamGame(
+        number,
+        (board.tag("HomeTeam") or "").strip(),
+        (board.tag("VisitTeam") or "").strip(),
+        (board.tag("Round") or "").strip().strip("?#"),
+        room if room in ("open", "closed") else "",
+        cells,
+        _imps_ns(board),
+        {tag.name: tag.value for tag in board.tags if _game_level(tag.name) and tag.value},
+    )
+
+
+def _lead(board: Board) -> str:
+    """The opening lead (suit first, ``DK``), when the play gives it."""
+    play = board.play
+    if play is None or not play.tricks:
+        return ""
+    card = play.tricks[0][play.first]
+    return str(card) if isinstance(card, Card) else ""
+
+
+def _imps_ns(board: Board) -> str | None:
+    """The game's ScoreIMP for North-South (a bare number is the declarer's side's)."""
+    found = re.fullmatch(r"\s*(NS|EW)?\s*([+-]?\d+(?:\.\d+)?)\s*", board.tag("ScoreIMP") or "")
+    if found is None:
+        return None
+    side, value = found.group(1), found.group(2).lstrip("+")
+    if side is None and board.declarer is not None:
+        side = "NS" if board.declarer in (Seat.NORTH, Seat.SOUTH) else "EW"
+    return _negated(value) if side == "EW" else value
+
+
+def _negated(value: str) -> str:
+    if re.fullmatch(r"-?0+(\.0+)?", value):
+        return value.lstrip("-")
+    return value[1:] if value.startswith("-") else "-" + value
 
 
 def _table(board: Board, name: str) -> Table | None:
@@ -199,7 +303,7 @@ def _own_line(board: Board) -> dict[str, str] | None:
         "Result": "" if board.result is None else str(board.result.tricks),
     }
     score = board.tag("Score") or ""
-    found = re.fullmatch(r"\s*(NS|EW)?\s*(-?\d+)\s*", score)
+    found = re.fullmatch(r"\s*(NS|EW)?\s*([+-]?\d+)\s*", score)
     if found is not None:
         points = int(found.group(2))
         side = found.group(1)
@@ -214,6 +318,8 @@ def _participants(table: Table, lost: list[str]) -> list[dict[str, str]]:
     dropped = [
         name for name in names if name not in _KEPT_TOTAL_COLUMNS and element_of_tag(name) is None
     ]
+    if "TotalVP" in names and "TotalIMP" in names:
+        dropped.append("TotalIMP (a team's TOTAL_SCORE is its VPs)")
     if dropped:
         lost.append(f"the TotalScoreTable column(s) {', '.join(dropped)}")
     return list(_rows(table))
@@ -230,12 +336,12 @@ def _commentary(board: Board) -> bool:
     )
 
 
-def _board_losses(board: Board) -> list[str]:
+def _board_losses(board: Board, team: bool = False) -> list[str]:
     lost = []
     if board.auction is not None:
         lost.append("the auction")
-    if board.play is not None:
-        lost.append("the play")
+    if board.play is not None and not (team and board.play.card_count == 1 and _lead(board)):
+        lost.append("the play (but the lead)" if team and _lead(board) else "the play")
     if _commentary(board):
         lost.append("commentary")
     number = board.number or 1
@@ -252,6 +358,8 @@ def _board_losses(board: Board) -> list[str]:
     # The board's own result is a traveller line: one of the ScoreTable rows, or the line
     # written for it when there is no ScoreTable.
     skipped = {*_KEPT_TAGS, *_RESULT_TAGS, "Play", "Auction", "Note", *table_names, *other_tables}
+    if team:
+        skipped |= {"HomeTeam", "VisitTeam", "Room", "Round", "ScoreIMP"}
     other = sorted(
         {
             tag.name
@@ -315,10 +423,19 @@ def _date(value: str, version: str) -> str:
     return f"{year}-{month}-{day}" if version == "1.3" else f"{day}/{month}/{year}"
 
 
-def _document(out: list[str], event: _Event, boards: list[_Written]) -> None:
-    tags = event.tags
+def _document(
+    out: list[str], event: _Event, boards: list[_Written], games: Sequence[_TeamGame] = ()
+) -> None:
+    tags = dict(event.tags)
+    if games and "UsebioMatchScoringMethod" not in tags:
+        vps = any("TotalVP" in row for row in event.participants) or any(
+            "UsebioMatchTeamVictoryPoints" in game.tags for game in games
+        )
+        tags["UsebioMatchScoringMethod"] = "VPS" if vps else "IMPS"
     version = _version(tags)
     kind = _event_type(tags)
+    if games and kind.upper() not in _TEAM_TYPES:
+        kind = "TEAMS"  # the games are the rooms of team matches, whatever Scoring says
     # An event type outside the USEBIO list stays on EVENT; the participants and boards
     # say what the scoring was, as Compscore does.
     inner = kind if kind.upper() in KNOWN_EVENT_TYPES else _scoring_event_type(tags)
@@ -366,9 +483,16 @@ def _document(out: list[str], event: _Event, boards: list[_Written]) -> None:
         for name, value in contact.items():
             _element(out, 4, name.removeprefix("CONTACT_"), value)
         out.append("  </CONTACT>")
-    _participants_element(out, event.participants, inner)
+    if games:
+        rows, ids = _team_rows(event.participants, games)
+        _participants_element(out, rows, "TEAMS" if inner.upper() not in _TEAM_TYPES else inner)
+        for match in _matches(games):
+            _match_element(out, match, ids)
+    else:
+        _participants_element(out, event.participants, inner)
     for board in boards:
-        _board_element(out, board, inner)
+        if board.lines or not games:
+            _board_element(out, board, inner)
     out.append("</EVENT>")
     dealt = [board for board in boards if board.deal is not None]
     if dealt:
@@ -383,7 +507,7 @@ def _participants_element(out: list[str], rows: list[dict[str, str]], kind: str)
     if not rows:
         return
     out.append(f'  <PARTICIPANTS EVENT_TYPE="{_attribute(kind)}">')
-    teams = kind.upper() in ("TEAMS", "SWISS_TEAMS", "TEAMS_OF_FOUR", "HEAD_TO_HEAD", "KO")
+    teams = kind.upper() in _TEAM_TYPES
     individual = kind.upper() == "INDIVIDUAL"
     for cells in rows:
         _participant(out, cells, teams, individual)
@@ -396,14 +520,20 @@ def _participant(out: list[str], cells: dict[str, str], teams: bool, individual:
     found = re.fullmatch(r"(NS|EW) (\d+)", pair_id)
     if found is not None:
         direction, pair_id = found.group(1), found.group(2)
-    total = cells.get("TotalMP") or cells.get("TotalIMP") or cells.get("TotalScore") or ""
+    total = (
+        cells.get("TotalVP")
+        or cells.get("TotalMP")
+        or cells.get("TotalIMP")
+        or cells.get("TotalScore")
+        or ""
+    )
     place = cells.get("Rank", "") + cells.get("Tied", "")
     names = [name.strip() for name in re.split(r"\s*[&;]\s*", cells.get("Names", ""))]
     names = [name for name in names if name]
     if teams:
-        attributes = (
-            f'TEAM_ID="{_attribute(pair_id)}" TEAM_NAME="{_attribute(cells.get("TeamName", ""))}"'
-        )
+        team_id = cells.get("TeamId") or pair_id
+        team_name = cells.get("TeamName") or ("" if team_id == pair_id else pair_id)
+        attributes = f'TEAM_ID="{_attribute(team_id)}" TEAM_NAME="{_attribute(team_name)}"'
         out.append(f"    <TEAM {attributes}>")
     elif individual:
         out.append("    <PLAYER>")
@@ -534,3 +664,146 @@ def _hands_element(out: list[str], board: _Written) -> None:
             _element(out, 6, name, ranks)
         out.append("    </HAND>")
     out.append("  </BOARD>")
+
+
+# --- team matches -------------------------------------------------------------------------
+
+_TEAM_TYPES = frozenset({"TEAMS", "SWISS_TEAMS", "TEAMS_OF_FOUR", "HEAD_TO_HEAD", "KO", "LADDER"})
+
+
+def _team_rows(
+    rows: list[dict[str, str]], games: Sequence[_TeamGame]
+) -> tuple[list[dict[str, str]], dict[str, str]]:
+    """The teams (the TotalScoreTable's rows, then any team only a game names) and each
+    team's TEAM_ID by its name (its TeamId, else a number not taken)."""
+    out = [dict(row) for row in rows]
+    named = {row.get("PairId", "") for row in out}
+    for game in games:
+        for team in (game.home, game.visit):
+            if team not in named:
+                named.add(team)
+                out.append({"PairId": team})
+    ids: dict[str, str] = {}
+    taken = {row["TeamId"] for row in out if row.get("TeamId")}
+    taken |= {
+        row["PairId"] for row in out if row.get("PairId", "").isdigit() and not row.get("TeamId")
+    }
+    number = 0
+    for row in out:
+        name = row.get("PairId", "")
+        if row.get("TeamId"):
+            ids[name] = row["TeamId"]
+        elif name.isdigit():
+            ids[name] = name
+        else:
+            number += 1
+            while str(number) in taken:
+                number += 1
+            taken.add(str(number))
+            ids[name] = row["TeamId"] = str(number)
+    return out, ids
+
+
+@dataclass
+class _MatchOut:
+    round: str
+    team: str
+    opposing: str
+    boards: dict[int, list[_TeamGame]] = field(default_factory=dict)
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+def _matches(games: Sequence[_TeamGame]) -> list[_MatchOut]:
+    matches: dict[tuple[str, frozenset[str]], _MatchOut] = {}
+    for game in games:
+        key = (game.round, frozenset((game.home, game.visit)))
+        match = matches.get(key)
+        if match is None:
+            match = matches[key] = _MatchOut(game.round, game.home, game.visit)
+        match.boards.setdefault(game.number, []).append(game)
+        for name, value in game.tags.items():
+            if name.startswith(MATCH_TAG_PREFIX):
+                match.tags.setdefault(name, value)
+    return list(matches.values())
+
+
+def _team_sits_ns(game: _TeamGame, team: str, tables: list[_TeamGame], index: int) -> bool:
+    if game.room == "open":
+        return game.home == team
+    if game.room == "closed":
+        return game.home != team
+    if len({table.home for table in tables}) > 1:
+        return game.home == team  # each room's home team sits North-South
+    return (index == 0) == (game.home == team)
+
+
+def _match_element(out: list[str], match: _MatchOut, ids: dict[str, str]) -> None:
+    out.append("  <MATCH>")
+    if match.round:
+        _element(out, 4, "ROUND_NUMBER", match.round)
+    _element(out, 4, "TEAM", ids.get(match.team, match.team))
+    _element(out, 4, "OPPOSING_TEAM", ids.get(match.opposing, match.opposing))
+    numbers = sorted(match.boards)
+    tags = dict(match.tags)
+    for name, number in (("StartBoardNumber", numbers[0]), ("EndBoardNumber", numbers[-1])):
+        given = tags.pop(MATCH_TAG_PREFIX + name, "")
+        _element(out, 4, _match_element_name(MATCH_TAG_PREFIX + name), given or str(number))
+    for name, value in tags.items():
+        if not name.startswith(f"{MATCH_TAG_PREFIX}Board"):
+            _element(out, 4, _match_element_name(name), value)
+    for number in numbers:
+        tables = match.boards[number]
+        out.append("    <BOARD>")
+        _element(out, 6, "BOARD_NUMBER", str(number))
+        sits = [_team_sits_ns(game, match.team, tables, i) for i, game in enumerate(tables)]
+        imps = next(
+            (game.imps_ns for game, ns in zip(tables, sits, strict=True) if ns and game.imps_ns),
+            None,
+        )
+        if imps is None:
+            imps = next(
+                (_negated(g.imps_ns) for g, ns in zip(tables, sits, strict=True) if g.imps_ns),
+                None,
+            )
+        kept = next((g.tags[_BOARD_IMPS] for g in tables if _BOARD_IMPS in g.tags), "")
+        if imps is not None or kept:
+            _element(out, 6, "IMPS", imps if imps is not None else kept)
+        for name, value in tables[0].tags.items():
+            if name.startswith(f"{MATCH_TAG_PREFIX}Board") and name != _BOARD_IMPS:
+                _element(out, 6, _match_element_name(name).removeprefix("BOARD_"), value)
+        for game, ns in zip(tables, sits, strict=True):
+            _team_line(out, game, ns)
+        out.append("    </BOARD>")
+    out.append("  </MATCH>")
+
+
+_BOARD_IMPS = f"{MATCH_TAG_PREFIX}BoardImps"
+
+
+def _match_element_name(tag: str) -> str:
+    """``UsebioMatchTeamScore`` → ``TEAM_SCORE`` (the child of MATCH)."""
+    element = element_of_tag(tag) or ""
+    return element.removeprefix("MATCH_")
+
+
+def _team_line(out: list[str], game: _TeamGame, team_ns: bool) -> None:
+    out.append("      <TRAVELLER_LINE>")
+    _element(out, 8, "DIRECTION", "NS" if team_ns else "EW")
+    line_tags = {
+        (element_of_tag(name) or "").removeprefix("LINE_"): value
+        for name, value in game.tags.items()
+        if name.startswith(LINE_TAG_PREFIX)
+    }
+    for name in ("NS_PAIR_NUMBER", "EW_PAIR_NUMBER"):
+        if name in line_tags:
+            _element(out, 8, name, line_tags.pop(name))
+    arbitral = line_tags.pop("SCORE", None)
+    if arbitral is not None and not game.cells.get("Contract"):
+        _element(out, 8, "SCORE", arbitral)
+    else:
+        inner: list[str] = []
+        _played(inner, game.cells)
+        out.extend("  " + line for line in inner)
+    for name, value in line_tags.items():
+        _element(out, 8, name, value)
+    out.append("      </TRAVELLER_LINE>")

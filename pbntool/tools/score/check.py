@@ -2,7 +2,8 @@
 
 Checked: ``Score`` (SCO001, the Laws' duplicate score), ``ScoreMP``, ``ScoreIMP``,
 ``ScorePercentage`` (EVT001-003), every ScoreTable row (EVT004-008, EVT018),
-TotalScoreTable rows (EVT009), ``ScoreRubber`` and ``ScoreRubberHistory`` with the
+TotalScoreTable rows (EVT009), the victory points and match scores of team matches
+(EVT020: TotalVP, a USEBIO file's match scores), ``ScoreRubber`` and ``ScoreRubberHistory`` with the
 vulnerability of rubber and Chicago deals (EVT010-013), and ``OptimumScore`` as far as no
 double-dummy solver is needed (EVT014: a score no contract makes at the vulnerability).
 """
@@ -19,7 +20,9 @@ from pbntool.records import Record
 from pbntool.rules import check_score
 from pbntool.scoring.methods import Method, ScoringSpec
 from pbntool.scoring.par import achievable_scores, par_score
+from pbntool.scoring.vp import VpScale
 from pbntool.tools.score.check_boards import VARIANTS, BoardCheck, CheckContext, check_board_group
+from pbntool.tools.score.check_matches import match_items
 from pbntool.tools.score.check_rubber import (
     check_history_vulnerability,
     check_rubber_sequence,
@@ -68,6 +71,8 @@ class CheckOptions:
     spec: ScoringSpec | None = None
     group_by: GroupBy = GroupBy.AUTO
     tolerance: float | None = None
+    vp: VpScale | None = None
+    """The VP scale of the team matches (None: the WBF scale that explains the file)."""
 
 
 @dataclass(slots=True)
@@ -149,9 +154,21 @@ def check_event(records: Iterable[Record], options: CheckOptions | None = None) 
     for file, agreed, code in checked:
         tally.count(file, agreed, code)
     diagnostics.extend(totals)
+    diagnostics.extend(_check_matches(games, options, tally))
     _state_pairings(games, tally)
     diagnostics.sort(key=lambda d: (d.file or "", d.line or 0, d.column or 0))
     return EventCheck(tuple(diagnostics), tuple(tally.files.values()))
+
+
+def _check_matches(
+    games: Sequence[GameEntry], options: CheckOptions, tally: _Tally
+) -> list[Diagnostic]:
+    """EVT020: stated victory points and match IMPs against the matches (check_matches)."""
+    items, variants = match_items(games, options.vp, options.group_by)
+    if not items:
+        return []
+    chosen, notes = choose_variants(items, variants, options.tolerance)
+    return [*notes, *_compare_items(items, chosen, options.tolerance, tally)]
 
 
 def _state_pairings(games: Sequence[GameEntry], tally: _Tally) -> None:

@@ -45,8 +45,13 @@ STATED_TAGS = (
     "Dealer",
     "Board",
     "Room",
+    "UsebioMatchTeamScore",
+    "UsebioMatchOpposingTeamScore",
+    "UsebioMatchTeamVictoryPoints",
+    "UsebioMatchOpposingTeamVictoryPoints",
 )
-"""Tags whose value and position a game entry keeps."""
+"""Tags whose value and position a game entry keeps (the last four: a USEBIO team match's
+stated scores, on each of its games)."""
 
 _UNKNOWN_NAMES = {"", "?", "-"}
 

@@ -103,6 +103,7 @@ KINDS: Mapping[str, str] = {
     "rank": "the ScoreTable ranks",
     "team": "the team IMPs",
     "bam": "the board-a-match points",
+    "vp": "the victory points",
 }
 """What each kind of value is called in EVT017."""
 
