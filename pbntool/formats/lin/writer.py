@@ -42,7 +42,8 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
-from pbntool.rules import auction_outcome, sequence_play, trump_of
+from pbntool.rules import PlayedTrick, auction_outcome, seated_tricks, sequence_play, trump_of
+from pbntool.scoring import board_dealer
 
 __all__ = ["LinWriter", "WriteOptions", "dumps_board"]
 
@@ -496,11 +497,20 @@ def _write_play(line: _Line, board: Board, losses: _Losses) -> int:
     if not known and board.auction is not None:
         known, trump = trump_of(auction_outcome(board.auction).contract)
     sequenced = sequence_play(play, trump) if known else sequence_play(play, trump)[:1]
-    declarer = _declarer(board)
-    if declarer is not None and play.first is not declarer.lho and play.card_count:
-        # LIN has no seat per card: the first card is the lead of declarer's left-hand
-        # opponent, so a lead out of turn is read back as that player's.
-        losses.cards.append(f"the opening lead by {play.first.name_title} (out of turn)")
+    kept = _seated_tricks(board, sequenced)
+    if kept < len(sequenced):
+        # LIN has no seat per card: its reader seats the cards from declarer's left-hand
+        # opponent (the auction's declarer) and the trick winners, so a lead out of turn, or
+        # a declarer the auction does not give, would put the cards on the wrong seats.
+        trick = sequenced[kept]
+        dropped = sum(isinstance(slot, Card) for t in sequenced[kept:] for _, slot in t.cards)
+        losses.cards.append(
+            f"{dropped} card(s) from trick {trick.number + 1} on (led by "
+            f"{trick.leader.name_title}: LIN's reader would seat them from another leader)"
+        )
+        sequenced = sequenced[:kept]
+    else:
+        dropped = 0
     written = 0
     complete = True
     for trick in sequenced:
@@ -517,7 +527,7 @@ def _write_play(line: _Line, board: Board, losses: _Losses) -> int:
                 complete = False
         if complete and len([s for _, s in trick.cards if isinstance(s, Card)]) == 4:
             line.page()
-    remaining = play.card_count - written
+    remaining = play.card_count - written - dropped
     if remaining > 0:
         losses.cards.append(f"{remaining} card(s) after a gap or whose order cannot be known")
     claimed = play.end is SectionEnd.STOP or written < 52
@@ -553,13 +563,39 @@ def _write_claim_without_play(line: _Line, board: Board, losses: _Losses) -> Non
     losses.carried.add("Result")
 
 
-def _declarer(board: Board) -> Seat | None:
-    """The declarer the LIN reader will see: the auction's, else the stated one."""
+def _seated_tricks(board: Board, sequenced: list[PlayedTrick]) -> int:
+    """How many tricks LIN's reader puts back on the seats they were played from.
+
+    The reader takes the contract and declarer from the calls written (a finished auction,
+    or an unfinished one followed by play), the opening lead from declarer's left, or with
+    no declarer from the holder of the first card; the winner of each trick (by the trump of
+    that contract) leads the next, or with no trump known, the holder of the next card.
+    """
+    if not sequenced:
+        return 0
+    dealer = board.dealer or (board.auction.first if board.auction is not None else None)
+    if dealer is None and board.number is not None and board.number > 0:
+        dealer = board_dealer(board.number)
+    contract, declarer = None, None
     if board.auction is not None:
-        outcome = auction_outcome(board.auction)
-        if outcome.declarer is not None:
-            return outcome.declarer
-    return board.declarer
+        calls = tuple(call for call in board.auction.calls if not isinstance(call, Token))
+        outcome = auction_outcome(Auction(dealer or Seat.NORTH, calls))
+        if outcome.contract is not None:
+            contract, declarer = outcome.contract, outcome.declarer
+    lead = sequenced[0].cards[0][1]
+    holder = board.deal.holder(lead) if board.deal is not None and isinstance(lead, Card) else None
+    if declarer is not None:
+        first = declarer.lho
+    elif holder is not None:
+        first = holder
+    else:
+        first = (dealer or Seat.NORTH).lho
+    strain = contract.strain if contract is not None else None
+    if strain is not None:
+        return seated_tricks(sequenced, first, strain.trump)
+    if board.deal is None:
+        return min(1, seated_tricks(sequenced, first, None, trump_known=False))
+    return seated_tricks(sequenced, first, None, trump_known=False)
 
 
 def _played_tricks(board: Board) -> int | None:

@@ -620,9 +620,14 @@ def _contract_text(board: Board) -> str:
 
 
 def _play_text(board: Board, lost: list[str]) -> str:
-    from pbntool.rules import sequence_play, trump_of
+    from pbntool.rules import seated_tricks, sequence_play, trump_of
 
     if board.play is None or board.contract is None:
+        return ""
+    if not _contract_text(board) or board.declarer is None:
+        # RBN's reader seats the play from the C line's declarer: with none, it is lost.
+        if board.play.card_count:
+            lost.append("the play (no contract and declarer to seat it from)")
         return ""
     try:
         known, trump = trump_of(board.contract)
@@ -632,6 +637,15 @@ def _play_text(board: Board, lost: list[str]) -> str:
     except Exception:
         lost.append("the play")
         return ""
+    kept = seated_tricks(ordered, board.declarer.lho, trump)
+    if kept < len(ordered):
+        # RBN has no seat per card: the reader seats them from declarer's left and the
+        # trick winners, so the tricks from a lead out of turn on would be misplaced.
+        lost.append(
+            f"the play from trick {ordered[kept].number + 1} on (led by "
+            f"{ordered[kept].leader.name_title}, out of turn)"
+        )
+        ordered = ordered[:kept]
     tricks = []
     for trick in ordered:
         slots = [slot for _, slot in trick.cards]
