@@ -154,8 +154,12 @@ class LinWriter:
         self._stream = stream
         self._options = options or WriteOptions()
         self._match: list[tuple[Board, str]] = []
+        self._match_file: str | None = None
         self._in_segment = False
         self._segment_names: list[str] | None = None
+        self._segment_key: tuple[str | None, tuple[str, ...]] | None = None
+        self._headed = False
+        """A vugraph header was written: LIN's reader puts every later table in a match."""
         self._tables = False
         """Once a table (qx) is written, every later board is one: in LIN, once a qx has
         been seen only qx starts a board."""
@@ -166,24 +170,43 @@ class LinWriter:
         header = _header_escapes(board)
         if header:
             self._flush_match()
-            self._start_segment(header)
+            self._start_segment(header, (file, _match_key(board)))
+        elif self._in_segment and self._segment_key != (file, _match_key(board)):
+            # Another input, or another match: the kept header is not this board's.
+            self._in_segment, self._segment_names, self._segment_key = False, None, None
         table = _room(board) is not None or "qx" in _board_escapes(board)
         if self._in_segment:
             # Inside a vugraph segment every board is a table (only qx starts one there).
             self._stream.write(self._table_text(board, losses, room=True))
-        elif _room(board) is not None:
+        elif self._headed or self._match or (_room(board) is not None and any(_match_key(board))):
             # A match from PBN: its header needs every board, so the tables wait for it.
-            if self._match and not _same_match(self._match[-1][0], board):
+            # One match per source match: another input, event, stage or pair of teams, or
+            # a room of a board already written, starts the next one.  Once a header was
+            # written, LIN's reader puts every later table in its match until the next
+            # header, so a board of no match gets a header of its own (an empty one).
+            if self._match and not self._same_match(board, file):
                 self._flush_match()
             self._match.append((board, self._table_text(board, losses, room=True)))
+            self._match_file = file
             _note_results_line(board, losses)
             _note_losses(board, losses, match=True)
             return losses.diagnostics()
         else:
+            # Rooms with nothing for a header (no event, stage or teams) before any header
+            # are tables with no vugraph header: one is not invented.
             self._flush_match()
             self._stream.write(self._table_text(board, losses, room=self._tables or table))
         _note_losses(board, losses, match=self._in_segment)
         return losses.diagnostics()
+
+    def _same_match(self, board: Board, file: str | None) -> bool:
+        first = self._match[-1][0]
+        if file != self._match_file or _match_key(first) != _match_key(board):
+            return False
+        room = _room(board)
+        if room is None or board.number is None:
+            return True  # the results line has no entry for it
+        return all((other.number, _room(other)) != (board.number, room) for other, _ in self._match)
 
     def close(self) -> None:
         """Write a match still waiting for its header."""
@@ -191,9 +214,9 @@ class LinWriter:
 
     # --- segments ----------------------------------------------------------------------
 
-    def _start_segment(self, header: list[str]) -> None:
+    def _start_segment(self, header: list[str], key: tuple[str | None, tuple[str, ...]]) -> None:
         """A vugraph header kept from a LIN file: written back as it was."""
-        self._in_segment = True
+        self._in_segment, self._segment_key, self._headed = True, key, True
         self._segment_names = None
         lines = []
         for text in header:
@@ -209,6 +232,7 @@ class LinWriter:
             return
         boards = [board for board, _ in tables]
         self._stream.write(_match_header(boards))
+        self._headed = True
         # Written again now that the header's names are known (the losses were counted when
         # each board came): a table whose players are the header's needs no pn of its own,
         # as when the file is read back and written again.
@@ -346,8 +370,12 @@ def _room_value(board: Board) -> str:
     return f"{_room(board) or ''}{number}"
 
 
-def _same_match(first: Board, second: Board) -> bool:
-    return all(first.tag(name) == second.tag(name) for name in ("Event", "HomeTeam", "VisitTeam"))
+def _match_key(board: Board) -> tuple[str, ...]:
+    """What tells one match from another: its event, stage and teams (unknown ones empty)."""
+    values = (
+        (board.tag(name) or "").strip() for name in ("Event", "Stage", "HomeTeam", "VisitTeam")
+    )
+    return tuple("" if value in _UNKNOWN_VALUES else value for value in values)
 
 
 def _names(board: Board) -> list[str]:
@@ -431,9 +459,9 @@ def _write_auction(line: _Line, board: Board, losses: _Losses) -> None:
 def _note_results_line(board: Board, losses: _Losses) -> None:
     """In a match, the ``rs`` line written carries the result of a table with no play, and
     its contract and declarer when there is no auction either (the reader takes them)."""
-    entry = _result_entry(board)
+    entry = _result_entry(board) if _room(board) is not None else ""
     if not entry or (board.play is not None and board.play.card_count > 0):
-        return
+        return  # (the reader takes the results line only for an open or closed room)
     if board.auction is None or not board.auction.calls:
         losses.carried.update(("Contract", "Declarer"))
     if "Contract" in losses.carried and (entry[-1] == "=" or entry[-2:-1] in ("+", "-")):
@@ -661,7 +689,7 @@ def _match_header(boards: list[Board]) -> str:
     ]
     results = [""] * (2 * (high - low + 1))
     for board in boards:
-        if board.number is not None and low <= board.number <= high:
+        if board.number is not None and low <= board.number <= high and _room(board):
             index = 2 * (board.number - low) + (0 if _room(board) == "o" else 1)
             results[index] = _result_entry(board)
     names = _match_names(boards)
