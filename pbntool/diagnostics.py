@@ -927,6 +927,22 @@ OUT016 = _code(
     "LIN has no escapes: `|` becomes `/`, line breaks spaces, commas in names spaces.",
 )
 
+OUT030 = _code(
+    "OUT030",
+    WARNING,
+    "PBN cannot hold {what}; dropped",
+    "What PBN's grammar cannot write back as the same board: a tag or table name that is not "
+    "letters, digits and `_` (a `]`, a quote, a space or a line break would end the tag pair "
+    "and start another game), a call or card token the reader would not read back as itself "
+    "(a space, `[`, `{`, `*`, a NAG …; a card becomes unknown).",
+)
+OUT031 = _code(
+    "OUT031",
+    WARNING,
+    "{what} held a line break or tab, which a PBN string cannot; written as a space",
+    "A PBN string is one line: line breaks and tabs in a tag value or a note are spaces.",
+)
+
 OUT040 = _code(
     "OUT040",
     WARNING,

@@ -15,7 +15,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from builders import CALLS_18, DEAL_18, PLAY_18
 
 from pbntool.diagnostics import Diagnostic
 from pbntool.formats import REGISTRY, Format, load
@@ -35,6 +34,8 @@ from pbntool.model import (
     Tag,
     Vulnerability,
 )
+
+from builders import CALLS_18, DEAL_18, PLAY_18
 
 ROOT = Path(__file__).resolve().parent.parent
 IRREGULAR = ROOT / "fixtures/pbn/valid/irregularities_marked.pbn"

@@ -685,6 +685,20 @@ def _result_text(board: Board) -> str:
     return text
 
 
+_LINE_BREAKS = re.compile(r"[\r\n]")
+_SEATS_TAGS = frozenset({"North", "East", "South", "West"})
+_NAME_MARKS = re.compile(r"[+:]")
+
+
+def _unsafe(value: str, closing: str) -> bool:
+    return _LINE_BREAKS.search(value) is not None or (bool(closing) and closing in value)
+
+
+def _made_safe(value: str, closing: str) -> str:
+    value = _LINE_BREAKS.sub(" ", value)
+    return value.replace(closing, ")") if closing else value
+
+
 class RbnWriter:
     """Writes RBN records, each ended by a blank line; brace commentary becomes ``{...}``
     paragraphs."""
@@ -699,12 +713,34 @@ class RbnWriter:
         paragraphs = [c.text.strip() for c in board.commentary if c.kind is CommentKind.BRACE]
         if any(c.kind is CommentKind.LINE for c in board.commentary):
             lost.append("line comments")
+        # A value is one line (a line break would start another label, or end the record),
+        # and an RBX value cannot hold "}": such characters are replaced, and said so.
+        closing = "}" if self.rbx else ""
+        spread = [
+            t.name for t in board.tags if t.name in _WRITTEN_TAGS and _LINE_BREAKS.search(t.value)
+        ]
+        if spread:
+            lost.append(
+                "line breaks in " + ", ".join(dict.fromkeys(spread)) + " (written as spaces)"
+            )
+        names = [
+            t.name for t in board.tags if t.name in _SEATS_TAGS and _NAME_MARKS.search(t.value)
+        ]
+        if names:
+            lost.append("'+' or ':' in the names of " + ", ".join(names) + " (written as spaces)")
+        changed = sorted({label for label, value in lines if _unsafe(value, closing)})
+        if changed:
+            lines = [(label, _made_safe(value, closing)) for label, value in lines]
+            lost.append("line breaks" + (" or '}'" if self.rbx else "") + " in the "
+                        + ", ".join(changed) + " line(s) (replaced)")  # fmt: skip
         if self.rbx:
-            text = "".join(f"{label}{{{value.replace('}', ')')}}}" for label, value in lines)
+            text = "".join(f"{label}{{{value}}}" for label, value in lines)
             self._stream.write(text + "\n")
             if paragraphs:
                 lost.append("commentary")
         else:
+            if any(p != " ".join(p.split()).replace("}", ")") for p in paragraphs):
+                lost.append("line breaks or '}' in commentary (replaced)")
             text = "".join(f"{label} {value}\n" for label, value in lines)
             text += "".join("{" + " ".join(p.split()).replace("}", ")") + "}\n" for p in paragraphs)
             self._stream.write(text + "\n")
