@@ -26,11 +26,13 @@ from pbntool.model import (
     Card,
     CommentKind,
     Seat,
+    SectionEnd,
     Side,
     Strain,
     Vulnerability,
 )
 from pbntool.records import Record
+from pbntool.rules import auction_outcome
 
 __all__ = ["RbnWriter", "RbxWriter", "iter_rbx_records", "iter_records", "sniff", "sniff_rbx"]
 
@@ -593,6 +595,8 @@ def _auction_text(board: Board, lost: list[str]) -> str:
             break
     if board.auction.annotations or board.auction.notes:
         lost.append("auction annotations and notes")
+    if board.auction.end is SectionEnd.STOP and not auction_outcome(board.auction).complete:
+        lost.append("the '*' that ends an unfinished auction")
     ending = ""
     bids = any(word[0].isdigit() for word in words)
     tail = 3 if bids else 4
