@@ -10,10 +10,8 @@ board.
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 
 import pytest
-from builders import DEAL_18, bid
 
 from pbntool.diagnostics import Diagnostic
 from pbntool.formats import REGISTRY, Format, load
@@ -23,7 +21,6 @@ from pbntool.model import (
     Annotation,
     Auction,
     Board,
-    Call,
     Note,
     Seat,
     SectionEnd,
@@ -31,6 +28,8 @@ from pbntool.model import (
     Token,
     Vulnerability,
 )
+
+from builders import DEAL_18, bid
 
 PASS = Action.PASS
 ROUND_TRIP = tuple(
@@ -45,7 +44,7 @@ def _board(auction: Auction) -> Board:
             Tag("Board", "1"),
             Tag("Dealer", "N"),
             Tag("Vulnerable", "None"),
-        ),  # fmt: skip
+        ),
         number=1,
         dealer=Seat.NORTH,
         vulnerability=Vulnerability.NONE,
@@ -73,7 +72,7 @@ CASES = {
             Seat.NORTH,
             (bid("1N"), bid("1S"), PASS, PASS, PASS),
             annotations=((1, Annotation(irregularity="I")),),
-        )  # fmt: skip
+        )
     ),
 }
 
@@ -111,7 +110,7 @@ def _marks(board: Board) -> list[tuple[int, tuple[int, ...], str | None, str | N
             tuple(sorted(a.nags)),
             notes.get(a.note) if a.note is not None else None,
             a.irregularity,
-        )  # fmt: skip
+        )
         for index, a in auction.annotations
     )
 
