@@ -279,3 +279,47 @@ def test_game_size_limit_must_be_positive(tmp_path: Path) -> None:
     path.write_text(GAME)
     run = pbntool_run("validate", "--max-game-size", "0", path)
     assert run.code == 2 and "--max-game-size" in run.err
+
+
+ONE_LINE_JSON_MB = 48
+
+
+def _one_line_json(path: Path, size_mb: int) -> None:
+    """A record, a JSON line of ``size_mb`` megabytes (one deal string), then a record."""
+    from pbntool.formats.json import dumps_line
+    from pbntool.formats.pbn import parse
+
+    board = parse(GAME).boards[0]
+    record = dumps_line(board, "x.pbn")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(record + "\n")
+        out.write('{"schema":"pbntool/1","board":2,"deal":"')
+        chunk = "A" * MiB
+        for _ in range(size_mb):
+            out.write(chunk)
+        out.write('"}\n' + record.replace('"board":1', '"board":3') + "\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_one_line_json_over_the_record_limit_is_skipped_in_bounded_memory(
+    tmp_path: Path, jobs: str
+) -> None:
+    """The issue's 500 MB one-line JSON (3.1 GB peak), made 48 MB by a 1 MiB limit: the long
+    line is read in pieces and dropped (JSN009), the records around it are read, and the
+    peak stays far below the line's size (holding it would take twice that at least)."""
+    path = tmp_path / "long.jsonl"
+    _one_line_json(path, ONE_LINE_JSON_MB)
+    run = measured("validate", "-j", jobs, "--max-record-size", "1M", path)
+    assert codes(run.err).count("JSN009") == 1, run.err[-2000:]
+    assert "2 boards" in run.err, run.err[-2000:]
+    assert "Traceback" not in run.err
+    assert run.peak < ONE_LINE_JSON_MB * MiB + 40 * MiB, run.peak // MiB
+    assert run.peak < RSS_LIMIT
+
+
+def test_record_size_limit_must_be_positive(tmp_path: Path) -> None:
+    path = tmp_path / "one.pbn"
+    path.write_text(GAME)
+    run = pbntool_run("validate", "--max-record-size", "0", path)
+    assert run.code == 2 and "--max-record-size" in run.err

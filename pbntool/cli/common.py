@@ -36,7 +36,7 @@ from pbntool.run.tasks import select_codes as _select_codes
 from pbntool.text.archives import Limits
 from pbntool.text.edit import InputFiles, WriteRefused, atomic_write, write_error
 from pbntool.text.inputs import Selection, iter_inputs
-from pbntool.text.source import MAX_GAME_ENV
+from pbntool.text.source import MAX_GAME_ENV, MAX_RECORD_ENV
 
 __all__ = [
     "BATCH_OPTIONS",
@@ -403,6 +403,15 @@ MaxGameSize = Annotated[
     ),
 ]
 
+MaxRecordSize = Annotated[
+    str,
+    typer.Option(
+        "--max-record-size",
+        help="Largest JSON record (or JSON line) that is read; a larger one is skipped with "
+        "JSN009, never held in memory, and the rest of the file read.",
+    ),
+]
+
 _DEFAULT_LIMITS = Limits()
 
 BATCH_OPTIONS: tuple[inspect.Parameter, ...] = tuple(
@@ -425,6 +434,7 @@ BATCH_OPTIONS: tuple[inspect.Parameter, ...] = tuple(
         ("max_member_size", MaxMemberSize, "4G"),
         ("max_ratio", MaxRatio, _DEFAULT_LIMITS.max_ratio),
         ("max_game_size", MaxGameSize, "1M"),
+        ("max_record_size", MaxRecordSize, "16M"),
     )
 )
 """The options of every batch command, declared once (see ``batch_command``)."""
@@ -437,6 +447,10 @@ def batch_options(values: dict[str, Any]) -> BatchOptions:
         raise UsageError("--max-game-size must be at least 1 character")
     # The environment, not an argument: the readers of worker processes see it too.
     os.environ[MAX_GAME_ENV] = str(game_size)
+    record_size = parse_size(values["max_record_size"])
+    if record_size < 1:
+        raise UsageError("--max-record-size must be at least 1 character")
+    os.environ[MAX_RECORD_ENV] = str(record_size)
     limits = Limits(
         max_member_bytes=parse_size(values["max_member_size"]), max_ratio=values["max_ratio"]
     )
