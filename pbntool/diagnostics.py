@@ -1033,7 +1033,8 @@ JSN009 = _code(
     "JSN009",
     ERROR,
     "record {detail}; skipped",
-    "A record too large or too deeply nested to be read safely.",
+    "A record too large (over ``--max-record-size``, 16 Mi characters by default; a line that "
+    "long is never held in memory) or too deeply nested to be read safely.",
 )
 JSN010 = _code(
     "JSN010",
