@@ -323,3 +323,54 @@ def test_record_size_limit_must_be_positive(tmp_path: Path) -> None:
     path.write_text(GAME)
     run = pbntool_run("validate", "--max-record-size", "0", path)
     assert run.code == 2 and "--max-record-size" in run.err
+
+
+def _small_bombs(tmp_path: Path, count: int, megabytes: int = 6) -> list[Path]:
+    """``count`` zips of 6 KB, each one member under the 8 MiB ratio floor: every archive
+    passes its own budget, together they decompress to ``count`` times 6 MiB."""
+    paths = []
+    for index in range(count):
+        path = tmp_path / f"z{index}.zip"
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+            archive.writestr(f"m{index}.pbn", GAME + "\n" + "%" * (megabytes * MiB) + "\n")
+        paths.append(path)
+    return paths
+
+
+def test_the_archives_of_one_run_share_one_decompression_budget(tmp_path: Path) -> None:
+    """Each archive under its own floor, the run over the ratio limit of all of them: the
+    budget runs out in one archive, and each archive after it is one ARC002, not read."""
+    paths = _small_bombs(tmp_path, 6)
+    run = measured("validate", *paths)
+    found = codes(run.err)
+    assert found.count("ARC002") == 5, run.err[-3000:]
+    assert "archives of this run" in run.err and "this archive is not read" in run.err
+    assert "1 board" in run.err or "2 boards" in run.err
+    assert run.code == 2
+    assert run.peak < RSS_LIMIT
+
+
+def test_the_run_budget_is_adjustable(tmp_path: Path) -> None:
+    paths = _small_bombs(tmp_path, 6)
+    raised = measured("validate", "--max-total-size", "64M", *paths)
+    assert "ARC002" not in codes(raised.err), raised.err[-2000:]
+    assert "6 boards" in raised.err
+    lowered = measured("validate", "--max-total-size", "4M", paths[0], paths[1])
+    assert codes(lowered.err).count("ARC002") == 2, lowered.err[-2000:]
+    assert "--max-total-size" in lowered.err
+    zero = pbntool_run("validate", "--max-total-size", "0", paths[0])
+    assert zero.code == 2 and "--max-total-size" in zero.err
+
+
+def test_the_run_budget_counts_compressed_files_too(tmp_path: Path) -> None:
+    import gzip
+
+    paths = []
+    for index in range(4):
+        path = tmp_path / f"g{index}.pbn.gz"
+        with gzip.open(path, "wt", compresslevel=9) as out:
+            out.write(GAME + "\n" + "%" * (5 * MiB) + "\n")
+        paths.append(path)
+    run = measured("validate", *paths)
+    assert codes(run.err).count("ARC002") >= 2, run.err[-2000:]
+    assert "archives of this run" in run.err

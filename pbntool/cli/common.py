@@ -403,6 +403,15 @@ MaxGameSize = Annotated[
     ),
 ]
 
+MaxTotalSize = Annotated[
+    str,
+    typer.Option(
+        "--max-total-size",
+        help="Largest number of bytes all the archives of the run may decompress to together "
+        "(default: --max-ratio times their compressed size, at least 8M).",
+    ),
+]
+
 MaxRecordSize = Annotated[
     str,
     typer.Option(
@@ -433,6 +442,7 @@ BATCH_OPTIONS: tuple[inspect.Parameter, ...] = tuple(
         ("summary_json", SummaryJson, False),
         ("max_member_size", MaxMemberSize, "4G"),
         ("max_ratio", MaxRatio, _DEFAULT_LIMITS.max_ratio),
+        ("max_total_size", MaxTotalSize, ""),
         ("max_game_size", MaxGameSize, "1M"),
         ("max_record_size", MaxRecordSize, "16M"),
     )
@@ -451,8 +461,14 @@ def batch_options(values: dict[str, Any]) -> BatchOptions:
     if record_size < 1:
         raise UsageError("--max-record-size must be at least 1 character")
     os.environ[MAX_RECORD_ENV] = str(record_size)
+    total = values["max_total_size"]
+    max_total = parse_size(total) if total else None
+    if max_total is not None and max_total < 1:
+        raise UsageError("--max-total-size must be at least 1 byte")
     limits = Limits(
-        max_member_bytes=parse_size(values["max_member_size"]), max_ratio=values["max_ratio"]
+        max_member_bytes=parse_size(values["max_member_size"]),
+        max_ratio=values["max_ratio"],
+        max_total_bytes=max_total,
     )
     selection = Selection(
         include=tuple(values["include"] or ()),
