@@ -1201,7 +1201,8 @@ ARC002 = _code(
     ERROR,
     "decompression stopped after {size} bytes: {reason}; the rest of this member was skipped",
     "A compressed member expands past the size limit (`--max-member-size`) or the ratio "
-    "limit (`--max-ratio`): a decompression bomb, or a limit to raise.",
+    "limit (`--max-ratio`), the members of one zip or the archives of one run past their "
+    "budget (`--max-total-size`): a decompression bomb, or a limit to raise.",
 )
 ARC003 = _code(
     "ARC003",
@@ -1236,6 +1237,14 @@ ARC007 = _code(
     "output {target} not written: {reason}",
     "`convert -o DIR` refused an output path: it would leave the directory, overwrite an "
     "input, or was already written for another input.",
+)
+ARC008 = _code(
+    "ARC008",
+    WARNING,
+    "the output name {name} is longer than the file system takes ({limit} bytes a name); "
+    "written as {target}",
+    "`-o DIR/` names each output after its input: an archive member or a path whose name is "
+    "longer than a file name may be is shortened (its start and a hash of the whole name).",
 )
 
 # --- EVT: event scores (score --check) --------------------------------------------------------

@@ -374,3 +374,28 @@ def test_the_run_budget_counts_compressed_files_too(tmp_path: Path) -> None:
     run = measured("validate", *paths)
     assert codes(run.err).count("ARC002") >= 2, run.err[-2000:]
     assert "archives of this run" in run.err
+
+
+def test_derived_output_names_too_long_for_the_file_system_are_shortened(tmp_path: Path) -> None:
+    """``-o DIR/`` from members whose file or directory name is over 255 bytes (ASCII and
+    two-byte letters), with --split: shortened names, ARC008 each, never a traceback, and the
+    batch goes on to the member after them."""
+    archive = tmp_path / "long.zip"
+    with zipfile.ZipFile(archive, "w") as members:
+        members.writestr("d" * 300 + "/game.pbn", GAME)
+        members.writestr("a" * 300 + ".pbn", GAME)
+        members.writestr("é" * 127 + ".pbn", GAME)
+        members.writestr("short.pbn", GAME)
+    out = tmp_path / "out"
+    for extra in ([], ["--split", "1"]):
+        run = pbntool_run("convert", "--to", "pbn", *extra, archive, "-o", f"{out}/")
+        assert run.code == 0, run.err
+        assert "Traceback" not in run.err
+        assert run.err.count(" warning ARC008 ") == 3, run.err
+        files = sorted(p for p in out.rglob("*") if p.is_file())
+        assert len(files) == 4, files
+        for path in files:
+            assert all(len(part.encode()) <= 255 for part in path.relative_to(out).parts)
+        assert any(p.name.startswith("short") for p in files)
+        for child in sorted(out.rglob("*"), reverse=True):
+            child.rmdir() if child.is_dir() else child.unlink()
