@@ -399,3 +399,17 @@ def test_derived_output_names_too_long_for_the_file_system_are_shortened(tmp_pat
         assert any(p.name.startswith("short") for p in files)
         for child in sorted(out.rglob("*"), reverse=True):
             child.rmdir() if child.is_dir() else child.unlink()
+
+
+def test_fix_into_a_directory_shortens_names_too_long_too(tmp_path: Path) -> None:
+    archive = tmp_path / "long.zip"
+    with zipfile.ZipFile(archive, "w") as members:
+        members.writestr("a" * 300 + ".pbn", GAME)
+        members.writestr("short.pbn", GAME)
+    out = tmp_path / "fixed"
+    run = pbntool_run("fix", archive, "-o", f"{out}/")
+    assert run.code == 0, run.err
+    shown = run.out.decode() + run.err if isinstance(run.out, bytes) else run.out + run.err
+    assert "Traceback" not in shown and shown.count(" warning ARC008 ") == 1, shown
+    names = sorted(p.name for p in out.rglob("*.pbn"))
+    assert len(names) == 2 and all(len(name.encode()) <= 255 for name in names)

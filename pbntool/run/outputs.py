@@ -29,6 +29,7 @@ __all__ = [
     "DirectoryDestination",
     "FileDestination",
     "StreamDestination",
+    "fit_names",
     "output_stem",
 ]
 
@@ -198,6 +199,16 @@ class _Target:
 NAME_MAX = 255
 """Bytes in one file or directory name on most file systems (used when the system does not
 say)."""
+
+
+def fit_names(root: Path, relative: PurePosixPath) -> tuple[PurePosixPath, int | None]:
+    """``relative`` (under ``root``) with every name the file system would refuse as too long
+    shortened, its suffix kept; and the limit in bytes when a name was (else None)."""
+    limit = _name_max(root)
+    suffix = relative.suffix if len(relative.suffix) <= 16 else ""
+    stem = relative.with_name(relative.name[: len(relative.name) - len(suffix)] or "input")
+    fitted, changed = _fitting(stem, suffix, limit)
+    return fitted, (limit if changed else None)
 
 
 def _name_max(root: Path) -> int:
