@@ -413,3 +413,16 @@ def test_fix_into_a_directory_shortens_names_too_long_too(tmp_path: Path) -> Non
     assert "Traceback" not in shown and shown.count(" warning ARC008 ") == 1, shown
     names = sorted(p.name for p in out.rglob("*.pbn"))
     assert len(names) == 2 and all(len(name.encode()) <= 255 for name in names)
+
+
+def test_render_into_a_directory_shortens_names_too_long(tmp_path: Path) -> None:
+    archive = tmp_path / "long.zip"
+    with zipfile.ZipFile(archive, "w") as members:
+        members.writestr("a" * 300 + ".pbn", GAME)
+        members.writestr("short.pbn", GAME)
+    out = tmp_path / "sheets"
+    run = pbntool_run("render", archive, "-o", f"{out}/")
+    assert run.code == 0, run.err
+    assert "Traceback" not in run.err and run.err.count(" warning ARC008 ") == 1, run.err
+    names = sorted(p.name for p in out.rglob("*.html"))
+    assert len(names) == 2 and all(len(name.encode()) <= 255 for name in names)
