@@ -958,6 +958,22 @@ OUT016 = _code(
     "LIN has no escapes: `|` becomes `/`, line breaks spaces, commas in names spaces.",
 )
 
+OUT030 = _code(
+    "OUT030",
+    WARNING,
+    "PBN cannot hold {what}; dropped",
+    "What PBN's grammar cannot write back as the same board: a tag or table name that is not "
+    "letters, digits and `_` (a `]`, a quote, a space or a line break would end the tag pair "
+    "and start another game), a call or card token the reader would not read back as itself "
+    "(a space, `[`, `{`, `*`, a NAG …; a card becomes unknown).",
+)
+OUT031 = _code(
+    "OUT031",
+    WARNING,
+    "{what} held a line break or tab, which a PBN string cannot; written as a space",
+    "A PBN string is one line: line breaks and tabs in a tag value or a note are spaces.",
+)
+
 OUT040 = _code(
     "OUT040",
     WARNING,
@@ -1048,7 +1064,8 @@ JSN009 = _code(
     "JSN009",
     ERROR,
     "record {detail}; skipped",
-    "A record too large or too deeply nested to be read safely.",
+    "A record too large (over ``--max-record-size``, 16 Mi characters by default; a line that "
+    "long is never held in memory) or too deeply nested to be read safely.",
 )
 JSN010 = _code(
     "JSN010",
@@ -1215,7 +1232,8 @@ ARC002 = _code(
     ERROR,
     "decompression stopped after {size} bytes: {reason}; the rest of this member was skipped",
     "A compressed member expands past the size limit (`--max-member-size`) or the ratio "
-    "limit (`--max-ratio`): a decompression bomb, or a limit to raise.",
+    "limit (`--max-ratio`), the members of one zip or the archives of one run past their "
+    "budget (`--max-total-size`): a decompression bomb, or a limit to raise.",
 )
 ARC003 = _code(
     "ARC003",
@@ -1250,6 +1268,14 @@ ARC007 = _code(
     "output {target} not written: {reason}",
     "`convert -o DIR` refused an output path: it would leave the directory, overwrite an "
     "input, or was already written for another input.",
+)
+ARC008 = _code(
+    "ARC008",
+    WARNING,
+    "the output name {name} is longer than the file system takes ({limit} bytes a name); "
+    "written as {target}",
+    "`-o DIR/` names each output after its input: an archive member or a path whose name is "
+    "longer than a file name may be is shortened (its start and a hash of the whole name).",
 )
 
 # --- EVT: event scores (score --check) --------------------------------------------------------

@@ -119,6 +119,22 @@ def test_convert_fixture_refuses_the_second_output(tmp_path: Path) -> None:
     assert written == ["ARC007_two_members_one_output/games/x.jsonl"]
 
 
+def test_convert_fixture_shortens_names_too_long_for_a_file(tmp_path: Path) -> None:
+    """Member names longer than a file name may be: each output is written under a shortened
+    name (its start, ~ and a hash), with an ARC008 warning; the batch goes on (issue 12)."""
+    case = FIXTURES / "commands" / "convert" / "ARC008_member_names_too_long_for_a_file.zip"
+    code, out, err = run("convert", str(case), *_args(case, tmp_path))
+    lines = [line for line in err.splitlines() if re.search(r": (error|warning|info) [A-Z]", line)]
+    code_pattern = re.compile(r" ([A-Z]{3}\d{3}) ")
+    places = [f"-:- {match.group(1)}" for line in lines if (match := code_pattern.search(line))]
+    assert places == _expected(case)
+    assert code == 0 and out == "" and "Traceback" not in err
+    written = sorted(tmp_path.rglob("*.jsonl"))
+    assert len(written) == 2
+    assert all(len(path.name.encode()) <= 255 and "~" in path.name for path in written)
+    assert all(path.read_text(encoding="utf-8").count("\n") == 1 for path in written)
+
+
 # --- every archive kind reads like its files ------------------------------------------------------
 
 

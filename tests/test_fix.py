@@ -790,3 +790,65 @@ def test_other_formats_are_left_alone_with_one_clear_diagnostic() -> None:
     assert fixed == b""
     assert [d.code for d in result.diagnostics] == ["FIX012"]
     assert "JSON" in result.diagnostics[0].message and not result.fixed
+
+
+# --- idempotence: one pass gives what two give (issue 12) ---------------------------------------
+
+PBN_INVALID = REPO / "fixtures" / "pbn" / "invalid"
+CORPUS_SAMPLE = 40
+"""Corpus PBN files fixed twice in the default run (every n-th of the sorted list); the
+whole corpus is fixed twice in tests/test_fix_corpus.py (slow)."""
+
+
+def _corpus_sample() -> list[Path]:
+    from conftest import CORPUS
+
+    if not CORPUS.is_dir():
+        return []
+    files = sorted(
+        path for path in CORPUS.rglob("*") if path.is_file() and path.suffix.lower() == ".pbn"
+    )
+    step = max(1, len(files) // CORPUS_SAMPLE)
+    return files[::step][:CORPUS_SAMPLE]
+
+
+def _assert_idempotent(data: bytes, name: str) -> None:
+    fixed, first = _run(data, name)
+    assert not [d for d in first.diagnostics if d.code == "INT001"], first.diagnostics
+    again, second = _run(fixed, name)
+    assert again == fixed, (name, [d for d in second.diagnostics if d.code.startswith("FIX")])
+    assert not second.changes, (name, second.changes)
+
+
+@pytest.mark.parametrize(
+    "path", sorted(PBN_INVALID.glob("*.pbn")), ids=lambda p: p.name.split("_", 1)[0] + p.stem[-12:]
+)
+def test_fix_is_idempotent_on_every_invalid_fixture(path: Path) -> None:
+    _assert_idempotent(path.read_bytes(), path.name)
+
+
+def test_fix_is_idempotent_on_a_corpus_sample(corpus_dir: Path) -> None:
+    sample = _corpus_sample()
+    assert len(sample) >= 20
+    for path in sample:
+        _assert_idempotent(path.read_bytes(), str(path.relative_to(corpus_dir)))
+
+
+def test_fix_twice_through_the_command_line_changes_nothing_more(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    source = next(p for p in sorted(PBN_INVALID.glob("*.pbn")) if p.name.startswith("CON"))
+    first, second = tmp_path / "once.pbn", tmp_path / "twice.pbn"
+
+    def fix(src: Path, out: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pbntool", "fix", str(src), "-o", str(out)],
+                              capture_output=True, text=True, check=False)  # fmt: skip
+
+    done = fix(source, first)
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr
+    again = fix(first, second)
+    assert again.returncode == 0, again.stderr
+    assert "FIX0" not in again.stdout + again.stderr
+    assert second.read_bytes() == first.read_bytes()

@@ -78,7 +78,7 @@ def test_convert_reports_losses_on_stderr_and_keeps_stdout_clean(tmp_path: Path)
 
 
 def _convert_fixtures() -> list[Path]:
-    return sorted(path for path in CONVERT_FIXTURES.glob("*.pbn"))
+    return sorted(p for p in CONVERT_FIXTURES.glob("*") if p.suffix in (".pbn", ".jsonl"))
 
 
 @pytest.mark.parametrize("fixture", _convert_fixtures(), ids=lambda path: path.stem)

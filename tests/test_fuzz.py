@@ -812,3 +812,184 @@ def test_cli_convert_huge_table_column_width(tmp_path: Path) -> None:
 def test_huge_table_column_width() -> None:
     reading = check_reading('[Event "x"]\n[OptimumResultTable "Declarer\\99999999999R"]\nN\n')
     assert len(dumps(reading.boards)) < 10_000
+
+
+# --- injection into the writers (issue 12) ---------------------------------------------------
+#
+# A tag name or value, a player's name, a call or card token, a note or a comment that holds
+# another format's syntax (a PBN tag pair, a LIN pair, an RBN label line, braces, a line break)
+# must be refused or escaped by every text writer, with an OUT finding: what is written reads
+# back as the one board written, never as more boards, other tags or other calls.
+
+INJECTIONS = (
+    '"]\n\n[Event "Injected"]\n[Board "99"]\n[Injected "x',
+    'x"]\n[Injected "y"]',
+    "|pn|Injected,b,c,d|md|1SA|ah|Board 99|pg||\nqx|o99|",
+    "\nB 99\nE Injected\n",
+    '}\n[Event "Injected"]\n{',
+    "E{Injected}B{99}",
+    'Injected]\n\n[Board "99"]',
+    '\r\n\r\n[Deal "N:AKQJ.AKQ.AKQ.AKQ - - -"]',
+    "a\tb\x0bc\x0cd\x1ce\x85f\u2028g",
+)
+SYNTAX = '[]"{}\n\r\t|;%*,:+\\=$^!?-# ab'
+HOSTILE = st.one_of(st.sampled_from(INJECTIONS), st.text(st.sampled_from(SYNTAX), max_size=16))
+INJECTION_FORMATS = ("pbn", "lin", "json", "xml", "usebio", "dlm", "rbn", "rbx")
+
+
+@cache
+def _base_boards() -> tuple[Board, ...]:
+    return tuple(random_boards(1212, 4))
+
+
+@st.composite
+def hostile_boards(draw: st.DrawFn) -> tuple[Board, frozenset[str]]:
+    """A legal generated board with hostile text in its tags, names, calls, cards, notes and
+    comments; and the names of the tags added."""
+    from dataclasses import replace as with_
+
+    from pbntool.model import Comment, CommentKind, Note, Tag, Token
+
+    board = draw(st.sampled_from(_base_boards()))
+    tags = list(board.tags)
+    seat = draw(st.sampled_from(("North", "East", "South", "West", "Event", "Site")))
+    tags = [t._replace(value=draw(HOSTILE)) if t.name == seat else t for t in tags]
+    added = []
+    for _ in range(draw(st.integers(1, 3))):
+        name = draw(st.one_of(HOSTILE, st.sampled_from(("Xtra", "Annotator", "My_Tag"))))
+        if name in added or board.tag(name) is not None:
+            continue
+        added.append(name)
+        tags.append(Tag(name, draw(HOSTILE)))
+    auction, play = board.auction, board.play
+    if auction is not None and draw(st.booleans()):
+        calls = list(auction.calls)
+        calls.insert(draw(st.integers(0, len(calls))), Token(draw(HOSTILE) or "x"))
+        notes = (*auction.notes, Note(9, draw(HOSTILE)))
+        auction = with_(auction, calls=tuple(calls), notes=notes)
+    if play is not None and play.tricks and draw(st.booleans()):
+        tricks = [list(trick) for trick in play.tricks]
+        tricks[-1][draw(st.integers(0, 3))] = Token(draw(HOSTILE) or "x")
+        play = with_(play, tricks=tuple((t[0], t[1], t[2], t[3]) for t in tricks))
+    commentary = (*board.commentary, Comment(draw(HOSTILE), draw(st.sampled_from(CommentKind))))
+    hostile = with_(board, tags=tuple(tags), auction=auction, play=play, commentary=commentary)
+    return hostile, frozenset(added)
+
+
+def _write_and_read(form: str, board: Board) -> tuple[list[Board], list[Diagnostic], str]:
+    from pbntool.formats import REGISTRY, Format, load
+    from pbntool.formats.writing import open_writer
+
+    spec = REGISTRY[Format(form)]
+    stream = io.StringIO()
+    writer = open_writer(spec.format, stream)
+    losses = writer.write(board, "hostile.pbn")
+    writer.close()
+    text = stream.getvalue()
+    assert spec.reader is not None
+    reader = load(spec.reader)
+    assert callable(reader)
+    records = list(reader(io.BytesIO(text.encode("utf-8")), f"back{spec.output_suffix}"))
+    assert not [d for r in records for d in r.diagnostics if d.code == "INT001"], form
+    return [r.board for r in records if r.board is not None], list(losses), text
+
+
+def _out(losses: list[Diagnostic]) -> str:
+    return " ".join(f"{d.code} {d.message}" for d in losses if d.code.startswith("OUT"))
+
+
+@pytest.mark.parametrize("form", INJECTION_FORMATS)
+@settings(deadline=None, max_examples=examples(25), suppress_health_check=[HealthCheck.too_slow])
+@given(case=hostile_boards())
+def test_writers_refuse_or_escape_what_would_break_their_syntax(
+    form: str, case: tuple[Board, frozenset[str]]
+) -> None:
+    board, added = case
+    check_injection(form, board, added)
+
+
+@pytest.mark.parametrize("form", INJECTION_FORMATS)
+@pytest.mark.parametrize("payload", INJECTIONS)
+@pytest.mark.parametrize("field", ["Event", "North", "name", "value", "call", "comment"])
+def test_every_injection_in_every_field_of_every_writer(
+    form: str, payload: str, field: str
+) -> None:
+    from dataclasses import replace as with_
+
+    from pbntool.model import Comment, CommentKind, Tag, Token
+
+    board = _base_boards()[1]
+    tags, auction, commentary = list(board.tags), board.auction, board.commentary
+    assert auction is not None
+    if field in ("Event", "North"):
+        tags = [t._replace(value=payload) if t.name == field else t for t in tags]
+    elif field == "name":
+        tags.append(Tag(payload, "v"))
+    elif field == "value":
+        tags.append(Tag("Xtra", payload))
+    elif field == "call":
+        auction = with_(auction, calls=(*auction.calls[:1], Token(payload), *auction.calls[1:]))
+    else:
+        commentary = tuple(Comment(payload, kind) for kind in CommentKind)
+    hostile = with_(board, tags=tuple(tags), auction=auction, commentary=commentary)
+    checked = {"Event": "Event", "North": "North", "name": payload, "value": "Xtra"}.get(field)
+    check_injection(form, hostile, frozenset({checked} if checked else ()), baseline=board)
+
+
+def check_injection(
+    form: str, board: Board, added: frozenset[str], baseline: Board | None = None
+) -> None:
+    """Written by ``form``'s writer and read back: one board (the same deal), no board 99,
+    no tag name that came from a value, and what changed was reported (with ``baseline``,
+    the board before the hostile text: a finding it did not have, or one naming the tag)."""
+    from pbntool.formats.pbn.tags import KNOWN_TAGS
+    from pbntool.model import Token
+
+    with time_bound():
+        back, losses, text = _write_and_read(form, board)
+    found = _out(losses)
+    before = "" if baseline is None else _out(_write_and_read(form, baseline)[1])
+    kept = [b for b in back if b.deal == board.deal]
+    if form == "dlm":
+        kept = [b for b in back if b.number == board.number]
+    assert len(kept) == 1, (form, text[:2000], found)
+    assert all(b.number != 99 for b in back), (form, text[:2000])
+    [again] = kept
+    new_names = {t.name for t in again.tags} - {t.name for t in board.tags} - KNOWN_TAGS
+    injected = {n for n in new_names if "Injected" in n or not n.replace("_", "a").isalnum()}
+    assert not injected, (form, injected, text[:2000])
+    for name in added:
+        value = board.tag(name) or ""
+        if form == "dlm" and name == "Event":
+            continue  # the headline (one line), which the DLM reader does not read back
+        if (again.tag(name) or "") != value and value.strip() not in ("", "?", "-", "#"):
+            if form != "pbn" and " ".join((again.tag(name) or "").split()) == " ".join(
+                value.split()
+            ):
+                continue  # runs of spaces, tabs and line breaks made one space: no syntax
+            told = found != before or name in before
+            assert found and told, (form, name, value, again.tag(name), "changed silently", found)
+    if again.auction is not None and board.auction is not None:
+        written = [c for c in board.auction.calls if not isinstance(c, Token)]
+        read_calls = [c for c in again.auction.calls if not isinstance(c, Token)]
+        assert read_calls == written or found != before, (form, read_calls, written, found)
+    if form == "pbn":
+        # Canonical PBN: what was written is what reads back, and writes again the same.
+        assert pbn.dumps([again]) == text, (text[:2000], found)
+
+
+def test_a_tag_name_that_closes_the_pair_is_refused_through_the_cli(tmp_path: Path) -> None:
+    """The issue's case: a JSON tag name holding '"]' and line breaks wrote three boards."""
+    source = tmp_path / "hostile.jsonl"
+    board = _base_boards()[0]
+    from dataclasses import replace as with_
+
+    from pbntool.model import Tag
+
+    hostile = with_(board, tags=(*board.tags, Tag(INJECTIONS[0], "v")))
+    source.write_text(dumps_line(hostile, "x.pbn") + "\n", encoding="utf-8")
+    out = tmp_path / "out.pbn"
+    converted = run_cli(["convert", "--to", "pbn", str(source), "-o", str(out)])
+    assert converted.returncode == 0
+    assert b"OUT030" in converted.stderr
+    assert len(pbn.parse(out.read_text(encoding="utf-8")).boards) == 1

@@ -279,3 +279,150 @@ def test_game_size_limit_must_be_positive(tmp_path: Path) -> None:
     path.write_text(GAME)
     run = pbntool_run("validate", "--max-game-size", "0", path)
     assert run.code == 2 and "--max-game-size" in run.err
+
+
+ONE_LINE_JSON_MB = 48
+
+
+def _one_line_json(path: Path, size_mb: int) -> None:
+    """A record, a JSON line of ``size_mb`` megabytes (one deal string), then a record."""
+    from pbntool.formats.json import dumps_line
+    from pbntool.formats.pbn import parse
+
+    board = parse(GAME).boards[0]
+    record = dumps_line(board, "x.pbn")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(record + "\n")
+        out.write('{"schema":"pbntool/1","board":2,"deal":"')
+        chunk = "A" * MiB
+        for _ in range(size_mb):
+            out.write(chunk)
+        out.write('"}\n' + record.replace('"board":1', '"board":3') + "\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_one_line_json_over_the_record_limit_is_skipped_in_bounded_memory(
+    tmp_path: Path, jobs: str
+) -> None:
+    """The issue's 500 MB one-line JSON (3.1 GB peak), made 48 MB by a 1 MiB limit: the long
+    line is read in pieces and dropped (JSN009), the records around it are read, and the
+    peak stays far below the line's size (holding it would take twice that at least)."""
+    path = tmp_path / "long.jsonl"
+    _one_line_json(path, ONE_LINE_JSON_MB)
+    run = measured("validate", "-j", jobs, "--max-record-size", "1M", path)
+    assert codes(run.err).count("JSN009") == 1, run.err[-2000:]
+    assert "2 boards" in run.err, run.err[-2000:]
+    assert "Traceback" not in run.err
+    assert run.peak < ONE_LINE_JSON_MB * MiB + 40 * MiB, run.peak // MiB
+    assert run.peak < RSS_LIMIT
+
+
+def test_record_size_limit_must_be_positive(tmp_path: Path) -> None:
+    path = tmp_path / "one.pbn"
+    path.write_text(GAME)
+    run = pbntool_run("validate", "--max-record-size", "0", path)
+    assert run.code == 2 and "--max-record-size" in run.err
+
+
+def _small_bombs(tmp_path: Path, count: int, megabytes: int = 6) -> list[Path]:
+    """``count`` zips of 6 KB, each one member under the 8 MiB ratio floor: every archive
+    passes its own budget, together they decompress to ``count`` times 6 MiB."""
+    paths = []
+    for index in range(count):
+        path = tmp_path / f"z{index}.zip"
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+            archive.writestr(f"m{index}.pbn", GAME + "\n" + "%" * (megabytes * MiB) + "\n")
+        paths.append(path)
+    return paths
+
+
+def test_the_archives_of_one_run_share_one_decompression_budget(tmp_path: Path) -> None:
+    """Each archive under its own floor, the run over the ratio limit of all of them: the
+    budget runs out in one archive, and each archive after it is one ARC002, not read."""
+    paths = _small_bombs(tmp_path, 6)
+    run = measured("validate", *paths)
+    found = codes(run.err)
+    assert found.count("ARC002") == 5, run.err[-3000:]
+    assert "archives of this run" in run.err and "this archive is not read" in run.err
+    assert "1 board" in run.err or "2 boards" in run.err
+    assert run.code == 2
+    assert run.peak < RSS_LIMIT
+
+
+def test_the_run_budget_is_adjustable(tmp_path: Path) -> None:
+    paths = _small_bombs(tmp_path, 6)
+    raised = measured("validate", "--max-total-size", "64M", *paths)
+    assert "ARC002" not in codes(raised.err), raised.err[-2000:]
+    assert "6 boards" in raised.err
+    lowered = measured("validate", "--max-total-size", "4M", paths[0], paths[1])
+    assert codes(lowered.err).count("ARC002") == 2, lowered.err[-2000:]
+    assert "--max-total-size" in lowered.err
+    zero = pbntool_run("validate", "--max-total-size", "0", paths[0])
+    assert zero.code == 2 and "--max-total-size" in zero.err
+
+
+def test_the_run_budget_counts_compressed_files_too(tmp_path: Path) -> None:
+    import gzip
+
+    paths = []
+    for index in range(4):
+        path = tmp_path / f"g{index}.pbn.gz"
+        with gzip.open(path, "wt", compresslevel=9) as out:
+            out.write(GAME + "\n" + "%" * (5 * MiB) + "\n")
+        paths.append(path)
+    run = measured("validate", *paths)
+    assert codes(run.err).count("ARC002") >= 2, run.err[-2000:]
+    assert "archives of this run" in run.err
+
+
+def test_derived_output_names_too_long_for_the_file_system_are_shortened(tmp_path: Path) -> None:
+    """``-o DIR/`` from members whose file or directory name is over 255 bytes (ASCII and
+    two-byte letters), with --split: shortened names, ARC008 each, never a traceback, and the
+    batch goes on to the member after them."""
+    archive = tmp_path / "long.zip"
+    with zipfile.ZipFile(archive, "w") as members:
+        members.writestr("d" * 300 + "/game.pbn", GAME)
+        members.writestr("a" * 300 + ".pbn", GAME)
+        members.writestr("é" * 127 + ".pbn", GAME)
+        members.writestr("short.pbn", GAME)
+    out = tmp_path / "out"
+    for extra in ([], ["--split", "1"]):
+        run = pbntool_run("convert", "--to", "pbn", *extra, archive, "-o", f"{out}/")
+        assert run.code == 0, run.err
+        assert "Traceback" not in run.err
+        assert run.err.count(": warning ARC008 ") == 3, run.err
+        files = sorted(p for p in out.rglob("*") if p.is_file())
+        assert len(files) == 4, files
+        for path in files:
+            assert all(len(part.encode()) <= 255 for part in path.relative_to(out).parts)
+        assert any(p.name.startswith("short") for p in files)
+        for child in sorted(out.rglob("*"), reverse=True):
+            child.rmdir() if child.is_dir() else child.unlink()
+
+
+def test_fix_into_a_directory_shortens_names_too_long_too(tmp_path: Path) -> None:
+    archive = tmp_path / "long.zip"
+    with zipfile.ZipFile(archive, "w") as members:
+        members.writestr("a" * 300 + ".pbn", GAME)
+        members.writestr("short.pbn", GAME)
+    out = tmp_path / "fixed"
+    run = pbntool_run("fix", archive, "-o", f"{out}/")
+    assert run.code == 0, run.err
+    shown = run.out.decode() + run.err if isinstance(run.out, bytes) else run.out + run.err
+    assert "Traceback" not in shown and shown.count(": warning ARC008 ") == 1, shown
+    names = sorted(p.name for p in out.rglob("*.pbn"))
+    assert len(names) == 2 and all(len(name.encode()) <= 255 for name in names)
+
+
+def test_render_into_a_directory_shortens_names_too_long(tmp_path: Path) -> None:
+    archive = tmp_path / "long.zip"
+    with zipfile.ZipFile(archive, "w") as members:
+        members.writestr("a" * 300 + ".pbn", GAME)
+        members.writestr("short.pbn", GAME)
+    out = tmp_path / "sheets"
+    run = pbntool_run("render", archive, "-o", f"{out}/")
+    assert run.code == 0, run.err
+    assert "Traceback" not in run.err and run.err.count(": warning ARC008 ") == 1, run.err
+    names = sorted(p.name for p in out.rglob("*.html"))
+    assert len(names) == 2 and all(len(name.encode()) <= 255 for name in names)

@@ -69,15 +69,8 @@ def test_every_lin_file_reads_cleanly_with_every_board(corpus_dir: Path) -> None
     assert boards > 800
 
 
-HEADER_ADDED = {"club/generated__bigdeal-2.0/pbntool-dev.lin"}
-"""Rooms (``qx|o1|``) with no vugraph header: the writer makes a match of them and gives it an
-(empty) header, which a second read keeps as commentary: known, left for the LIN writer."""
-
-
 def test_lin_to_pbn_to_lin_keeps_everything_lin_has(corpus_dir: Path) -> None:
     for path in _files(".lin"):
-        if path.relative_to(CORPUS).as_posix() in HEADER_ADDED:
-            continue
         first = lin.parse(path.read_bytes()).boards
         via_pbn = pbn.parse(pbn.dumps(first)).boards
         assert len(via_pbn) == len(first), path
@@ -181,3 +174,38 @@ def test_pbn_to_lin_to_pbn_keeps_the_record_or_reports_the_loss(corpus_dir: Path
                 assert any(d.code == code and name in d.message for d in losses), (
                     path.name, original.number, field, value, after[field])  # fmt: skip
     assert boards > 25000
+
+
+def test_several_matches_converted_into_one_lin_stay_apart(
+    corpus_dir: Path, tmp_path: Path
+) -> None:
+    """Two segments of one match (same event, teams and board numbers; one result differs)
+    through the CLI: one vugraph header each, and the LIN re-reads with no new finding
+    (it was one header, and LIN113 where the results line took the other segment's)."""
+    import subprocess
+    import sys
+
+    source = CORPUS / "forrestrice__bridge-bots/bridgebots/tests/resources/usbf_sf_14502.lin"
+    text = pbn.dumps(lin.parse(source.read_bytes()).boards)
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("%lin"))
+    first, second = tmp_path / "seg4.pbn", tmp_path / "seg5.pbn"
+    first.write_text(text + "\n")
+    changed = text.replace("Segment 4 of 8", "Segment 5 of 8").replace(
+        '[Result "10"]', '[Result "9"]', 1
+    )
+    second.write_text(changed + "\n")
+    out = tmp_path / "both.lin"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pbntool", *args], capture_output=True,
+                              text=True, check=False)  # fmt: skip
+
+    converted = run("convert", "--to", "lin", str(first), str(second), "-o", str(out))
+    assert converted.returncode == 0, converted.stderr
+    written = out.read_text()
+    assert [line.split(",")[1] for line in written.splitlines() if line.startswith("vg|")] == [
+        "Segment 4 of 8", "Segment 5 of 8"]  # fmt: skip
+    checked = run("validate", str(out))
+    assert checked.returncode == 0, checked.stdout
+    assert "0 errors, 0 warnings" in checked.stderr + checked.stdout
+    assert len(lin.parse(written).boards) == 60

@@ -111,6 +111,88 @@ def test_a_pbn_team_match_becomes_a_vugraph_file() -> None:
     assert all(b.tag("HomeTeam") == "Lions" for b in back)
 
 
+def _match(seed: int, stage: str, event: str | None = "Cup", count: int = 4) -> list[Board]:
+    """A team match of ``count`` tables (two boards, open and closed rooms)."""
+    boards = []
+    for board in random_boards(seed, count):
+        assert board.number is not None
+        room = "Open" if board.number % 2 else "Closed"
+        number = (board.number + 1) // 2
+        tags = [t for t in board.tags if t.name not in ("Board", "Event")]
+        tags += [Tag("Board", str(number)), Tag("Room", room)]
+        if event is not None:
+            tags += [Tag("Event", event), Tag("Stage", stage), Tag("HomeTeam", "Lions"),
+                     Tag("VisitTeam", "Tigers")]  # fmt: skip
+        boards.append(dataclasses.replace(board, number=number, tags=tuple(tags)))
+    return boards
+
+
+def _written(*inputs: tuple[str, list[Board]]) -> str:
+    out = io.StringIO()
+    writer = LinWriter(out)
+    for name, boards in inputs:
+        for board in boards:
+            writer.write(board, name)
+    writer.close()
+    return out.getvalue()
+
+
+def _new_findings(text: str, boards: list[Board]) -> list[str]:
+    """Findings on the LIN read back that the boards written did not have."""
+    from pbntool.rules import check_board
+
+    before = {d.code for board in boards for d in check_board(board)}
+    records = lin.iter_records(io.BytesIO(text.encode()), "x.lin")
+    return [f"{d.code} {d.message}" for r in records for d in validate_record(r)
+            if d.code not in before]  # fmt: skip
+
+
+def test_several_matches_are_one_vugraph_match_each() -> None:
+    """Two segments of one match (same event and teams, the same board numbers), then the
+    same match from another input: three headers, each table under its own (issue 12)."""
+    first, second = _match(21, "Segment 1"), _match(22, "Segment 2")
+    text = _written(("a.pbn", first), ("a.pbn", second), ("b.pbn", first))
+    assert [line[:17] for line in text.splitlines() if line.startswith("vg|")] == [
+        "vg|Cup,Segment 1,", "vg|Cup,Segment 2,", "vg|Cup,Segment 1,"]  # fmt: skip
+    back = lin.parse(text).boards
+    assert [b.tag("Stage") for b in back] == ["Segment 1"] * 4 + ["Segment 2"] * 4 + [
+        "Segment 1"] * 4  # fmt: skip
+    assert [pbn_to_lin_view(b) for b in back] == [
+        pbn_to_lin_view(b) for b in (*first, *second, *first)]  # fmt: skip
+    assert _new_findings(text, first + second) == []  # the results lines agree with the tables
+
+
+def test_a_room_played_twice_starts_another_match() -> None:
+    boards = _match(23, "Final")
+    text = _written(("a.pbn", boards + boards))
+    assert text.count("vg|") == 2
+    assert _new_findings(text, boards) == []
+
+
+def test_rooms_with_nothing_for_a_header_are_written_without_one() -> None:
+    """Rooms (qx|o1|) with no event, stage or teams, as Big Deal writes them: no vugraph
+    header is invented, and the file reads back the same."""
+    boards = _match(24, "", event=None)
+    text = lin.dumps(boards)
+    assert "vg|" not in text and text.startswith("qx|o1|")
+    back = lin.parse(text).boards
+    assert [(b.number, b.tag("Room")) for b in back] == [
+        (b.number, b.tag("Room")) for b in boards]  # fmt: skip
+    assert lin.dumps(back) == text
+
+
+def test_rooms_of_no_match_after_a_match_get_a_header_of_their_own() -> None:
+    """Once a header is written LIN's reader puts every later table in that match: the rooms
+    that follow get an (empty) header so that they do not take the match's event."""
+    match, rooms = _match(25, "Final"), _match(26, "", event=None)
+    text = _written(("a.pbn", match), ("b.pbn", rooms))
+    assert text.count("vg|") == 2
+    back = lin.parse(text).boards
+    assert all(b.tag("HomeTeam") == "Lions" for b in back[:4])
+    assert all(b.tag("HomeTeam") in (None, "") and b.tag("Stage") in (None, "") for b in back[4:])
+    assert _new_findings(text, match + rooms) == []
+
+
 def test_boards_without_room_after_a_match_stay_separate_boards() -> None:
     boards = list(random_boards(5, 3))
     first = dataclasses.replace(boards[0], tags=(*boards[0].tags, Tag("Room", "Open")))

@@ -812,3 +812,58 @@ def test_the_corpus_written_twice_is_byte_identical() -> None:
         if dumps(pbn.parse(once).boards) != once:
             failures.append(str(path))
     assert failures == []
+
+
+# --- LIN tokens that are not PBN tokens: canonical output is stable (issue 12) ----------------
+
+_LIN_BASE = (
+    "pn|A,B,C,D|st||md|3SAKQHAKQDAKQCAKQJ,S2345H2345D2345C2,S6789H6789D6789C3,|rh||ah|Board 1|sv|o|"
+)
+LIN_TOKENS = ("H7=1=", "H7!", "H7$1", "H7^L", "H7*", "=1=", "H7=", "S{x}", "H7;", "H7%", "1N$1")
+"""Card and call tokens a LIN file may hold that are not one PBN token: written verbatim they
+read back as a card with a note, a NAG, an end marker, a comment… (the canonical PBN was not
+stable)."""
+
+
+def _lin_with(token: str, where: str) -> str:
+    if where == "pc":
+        return _LIN_BASE + f"mb|1N|mb|p|mb|p|mb|p|pg||pc|{token}|pc|D2|pg||"
+    return _LIN_BASE + f"mb|1N|mb|{token}|mb|p|mb|p|mb|p|pg||"
+
+
+@pytest.mark.parametrize("where", ["pc", "mb"])
+@pytest.mark.parametrize("token", LIN_TOKENS)
+def test_canonical_pbn_of_lin_tokens_is_stable(token: str, where: str) -> None:
+    from pbntool.formats import lin, pbn
+    from pbntool.formats.pbn.writer import PbnWriter
+
+    boards = lin.parse(_lin_with(token, where)).boards
+    first = pbn.dumps(boards)
+    again = pbn.parse(first).boards
+    assert len(again) == 1
+    assert pbn.dumps(again) == first
+    assert pbn.dumps(pbn.parse(pbn.dumps(again)).boards) == first
+    losses = PbnWriter(io.StringIO()).write(boards[0])
+    if "\n" + token not in first and f" {token}" not in first:
+        assert [d.code for d in losses] == ["OUT030"]  # left out, and said so
+
+
+def test_lin_token_with_a_note_through_the_command_line(tmp_path: Path) -> None:
+    """read → write → read → write: identical bytes, through convert."""
+    import subprocess
+    import sys
+
+    source = tmp_path / "board.lin"
+    source.write_text(_lin_with("H7=1=", "pc"), encoding="utf-8")
+    once, twice = tmp_path / "once.pbn", tmp_path / "twice.pbn"
+    for src, out in ((source, once), (once, twice)):
+        done = subprocess.run(
+            [sys.executable, "-m", "pbntool", "convert", "--to", "pbn", str(src), "-o", str(out)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+    assert "OUT030" in subprocess.run(
+        [sys.executable, "-m", "pbntool", "convert", "--to", "pbn", str(source)],
+        capture_output=True, text=True, check=False,
+    ).stderr  # fmt: skip
+    assert twice.read_bytes() == once.read_bytes()

@@ -41,7 +41,7 @@ from pbntool.run.tasks import select_codes as _select_codes
 from pbntool.text.archives import Limits
 from pbntool.text.edit import InputFiles, WriteRefused, atomic_write, write_error
 from pbntool.text.inputs import Input, Selection, iter_inputs
-from pbntool.text.source import MAX_GAME_ENV
+from pbntool.text.source import MAX_GAME_ENV, MAX_RECORD_ENV
 
 __all__ = [
     "BATCH_OPTIONS",
@@ -399,6 +399,24 @@ MaxGameSize = Annotated[
     ),
 ]
 
+MaxTotalSize = Annotated[
+    str,
+    typer.Option(
+        "--max-total-size",
+        help="Largest number of bytes all the archives of the run may decompress to together "
+        "(default: --max-ratio times their compressed size, at least 8M).",
+    ),
+]
+
+MaxRecordSize = Annotated[
+    str,
+    typer.Option(
+        "--max-record-size",
+        help="Largest JSON record (or JSON line) that is read; a larger one is skipped with "
+        "JSN009, never held in memory, and the rest of the file read.",
+    ),
+]
+
 _DEFAULT_LIMITS = Limits()
 
 BATCH_OPTIONS: tuple[inspect.Parameter, ...] = tuple(
@@ -420,8 +438,10 @@ BATCH_OPTIONS: tuple[inspect.Parameter, ...] = tuple(
         ("summary_json", SummaryJson, False),
         ("max_member_size", MaxMemberSize, "4G"),
         ("max_ratio", MaxRatio, _DEFAULT_LIMITS.max_ratio),
+        ("max_total_size", MaxTotalSize, ""),
         ("max_game_size", MaxGameSize, "1M"),
         ("dialect", DialectOption, None),
+        ("max_record_size", MaxRecordSize, "16M"),
     )
 )
 """The options of every batch command, declared once (see ``batch_command``)."""
@@ -434,8 +454,18 @@ def batch_options(values: dict[str, Any]) -> BatchOptions:
         raise UsageError("--max-game-size must be at least 1 character")
     # The environment, not an argument: the readers of worker processes see it too.
     os.environ[MAX_GAME_ENV] = str(game_size)
+    record_size = parse_size(values["max_record_size"])
+    if record_size < 1:
+        raise UsageError("--max-record-size must be at least 1 character")
+    os.environ[MAX_RECORD_ENV] = str(record_size)
+    total = values["max_total_size"]
+    max_total = parse_size(total) if total else None
+    if max_total is not None and max_total < 1:
+        raise UsageError("--max-total-size must be at least 1 byte")
     limits = Limits(
-        max_member_bytes=parse_size(values["max_member_size"]), max_ratio=values["max_ratio"]
+        max_member_bytes=parse_size(values["max_member_size"]),
+        max_ratio=values["max_ratio"],
+        max_total_bytes=max_total,
     )
     selection = Selection(
         include=tuple(values["include"] or ()),

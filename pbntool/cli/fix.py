@@ -27,7 +27,7 @@ from pbntool.cli.common import (
     print_diagnostic,
 )
 from pbntool.cli.manual import command
-from pbntool.diagnostics import ARC007, Diagnostic
+from pbntool.diagnostics import ARC007, ARC008, Diagnostic
 from pbntool.formats import read_input
 from pbntool.run.report import Tally
 from pbntool.text.edit import (
@@ -236,7 +236,7 @@ def _fix_one(source: Input, options: FixOptions, plan: _Plan, report: Report) ->
             return _refused(source, source.name, _reason(error), report)
         after = source.path.read_bytes() if plan.diff and result.fixed else None
     elif plan.output is not None:
-        target, refusal = _target(source, plan)
+        target, refusal, shortened = _target(source, plan)
         if refusal is not None:
             return _refused(source, str(target), refusal, report)
         try:
@@ -245,6 +245,10 @@ def _fix_one(source: Input, options: FixOptions, plan: _Plan, report: Report) ->
             return _refused(source, str(target), "it is one of the inputs", report)
         except OSError as error:
             return _refused(source, str(target), _reason(error), report)
+        if shortened is not None:
+            wanted, limit = shortened
+            found = ARC008.at(name=wanted, limit=limit, target=str(target))
+            result.add(Diagnostic(found.code, found.severity, found.message, source.name))
         after = target.read_bytes() if plan.diff and result.fixed else None
     elif plan.to_stdout:
         result = fix_input(opener, source.name, sys.stdout.buffer, options, report)
@@ -292,17 +296,25 @@ def _refused(source: Input, target: str, reason: str, report: Report) -> FixResu
     return result
 
 
-def _target(source: Input, plan: _Plan) -> tuple[Path, str | None]:
+def _target(source: Input, plan: _Plan) -> tuple[Path, str | None, tuple[str, int] | None]:
     """Where an input's fixed copy goes, and why it must not (None: it may): ``-o`` itself,
     or a path inside it that keeps the input's path below the directory named on the
     command line (an archive member's below the archive's name); every input gets a path of
-    its own, and none leads out of the directory."""
+    its own, and none leads out of the directory.  A name longer than the file system takes
+    is shortened: then also the name wanted and the limit (for ARC008)."""
     assert plan.output is not None
     if not plan.into_directory:
-        return plan.output, None
+        return plan.output, None, None
+    from pbntool.run.outputs import fit_names
+
     relative = _relative(source, plan)
-    target = plan.output / _unique(relative, plan.taken)
-    return target, inside_directory_problem(plan.output, target)
+    fitted, limit = fit_names(plan.output, relative)
+    target = plan.output / _unique(fitted, plan.taken)
+    shortened = None if limit is None else (str(plan.output / relative), limit)
+    try:
+        return target, inside_directory_problem(plan.output, target), shortened
+    except OSError as error:  # a path longer than the system allows, and the like
+        return target, f"cannot write: {error.strerror or error}", shortened
 
 
 def _relative(source: Input, plan: _Plan) -> PurePosixPath:

@@ -13,12 +13,12 @@ import typer
 
 from pbntool.cli.common import app, batch_command, iter_batch_records, pipe_safe
 from pbntool.cli.manual import command
-from pbntool.diagnostics import Severity
+from pbntool.diagnostics import ARC008, Diagnostic, Severity
 from pbntool.formats.html.options import Paper, RenderOptions, SuitColours
 from pbntool.model import Board, Tag
 from pbntool.records import Record, validate_record
 from pbntool.run.batch import BatchOptions, UsageError
-from pbntool.run.outputs import output_stem
+from pbntool.run.outputs import fit_names, output_stem
 from pbntool.run.report import Tally
 from pbntool.run.tasks import OutputFormat, format_diagnostic
 from pbntool.scoring.methods import Method, ScoringSpec
@@ -205,13 +205,22 @@ class _Outputs:
             return HtmlWriter(sys.stdout, self.options)
         if self.directory:
             stem = output_stem(Input(file, None))
-            path = Path(self.output).joinpath(*stem.parts)
+            if self.split is not None:
+                stem = stem.with_name(f"{stem.name}-{self.part:04d}")
+            relative = stem.with_name(stem.name + suffix)
+            root = Path(self.output)
+            fitted, limit = fit_names(root, relative)
+            if limit is not None:  # a name longer than the file system takes: shortened
+                found = ARC008.at(name=str(root / relative), limit=limit, target=str(root / fitted))
+                placed = Diagnostic(found.code, found.severity, found.message, file)
+                sys.stderr.write(format_diagnostic(placed, OutputFormat.text))
+            path = root.joinpath(*fitted.parts)
         else:
             path = Path(self.output)
             path = path.with_name(path.name.removesuffix(suffix))
-        if self.split is not None:
-            path = path.with_name(f"{path.name}-{self.part:04d}")
-        path = path.with_name(path.name + suffix) if path.suffix != suffix else path
+            if self.split is not None:
+                path = path.with_name(f"{path.name}-{self.part:04d}")
+            path = path.with_name(path.name + suffix) if path.suffix != suffix else path
         if self.directory:
             problem = inside_directory_problem(Path(self.output), path)
             if problem is not None:

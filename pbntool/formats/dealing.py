@@ -168,6 +168,12 @@ def machine_losses(
     ]
     names = list(dict.fromkeys(names))
     names += [table.name for table in board.tables if table.name not in names]
+    # The auction and the play themselves, whether or not a tag names them (a board from
+    # JSON or XML need not have Auction and Play tags): every call and card is lost.
+    if board.auction is not None and board.auction.calls and "Auction" not in names:
+        names.append("Auction")
+    if board.play is not None and board.play.card_count and "Play" not in names:
+        names.append("Play")
     if any(_is_commentary(comment) for comment in board.commentary) or any(
         tag.comments for tag in board.tags
     ):

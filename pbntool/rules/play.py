@@ -39,6 +39,7 @@ __all__ = [
     "check_play",
     "check_result",
     "is_slot_card",
+    "seated_tricks",
     "sequence_play",
     "trick_winner",
     "tricks_decided",
@@ -110,6 +111,35 @@ def sequence_play(play: Play, trump: Suit | None) -> list[PlayedTrick]:
         )
         played.append(PlayedTrick(number, leader, order, winner))
     return played
+
+
+def seated_tricks(
+    tricks: list[PlayedTrick], first: Seat, trump: Suit | None, *, trump_known: bool = True
+) -> int:
+    """How many of ``tricks`` (in played order) a record that gives no seat per card puts on
+    the seats they were played from.
+
+    Such a record (LIN, RBN) lists the cards in played order; its reader takes ``first`` as
+    the opening leader and the winner of each trick (by ``trump``, None for notrump) as the
+    next one's, or, when ``trump_known`` is False, the holder of the next trick's first card.
+    A lead out of turn (``^L``, or a play that does not start from ``first``) is where the
+    two part: the tricks from there on would be read on the wrong seats.
+    """
+    leader = first
+    for index, trick in enumerate(tricks):
+        if trick.leader is not leader:
+            return index
+        if trump_known:
+            row: list[Slot] = [None, None, None, None]
+            for seat, slot in trick.cards:
+                row[seat] = slot
+            winner = _winner((row[0], row[1], row[2], row[3]), leader, trump)
+            if winner is None:
+                return index + 1  # an unknown card: no later trick is written
+            leader = winner
+        elif index + 1 < len(tricks):
+            leader = tricks[index + 1].leader
+    return len(tricks)
 
 
 def _sequence(play: Play, trump: Suit | None) -> list[_Sequenced]:

@@ -10,13 +10,14 @@ never share an output.  A refused output is an ``ARC007`` diagnostic, not an exc
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TextIO, cast
 
-from pbntool.diagnostics import ARC007, Diagnostic
+from pbntool.diagnostics import ARC007, ARC008, Diagnostic
 from pbntool.formats import SPECS, Format, spec_of
 from pbntool.formats.writing import BoardWriter, open_writer
 from pbntool.model import Board
@@ -30,6 +31,7 @@ __all__ = [
     "FileDestination",
     "StreamDestination",
     "WholeFileDestination",
+    "fit_names",
     "output_stem",
 ]
 
@@ -162,13 +164,21 @@ class _Target:
         if self.refused:
             return None, []
         self.part += 1
-        name = self.relative.name
-        if self.split:
-            name = f"{name}-{self.part:04d}"
         spec = spec_of(self.form)
-        relative = self.relative.with_name(name + spec.output_suffix)
+        suffix = spec.output_suffix
+        part = f"-{self.part:04d}" if self.split else ""
+        limit = _name_max(self.root)
+        relative, shortened = _fitting(self.relative, part + suffix, limit)
         target = self.root.joinpath(*relative.parts)
-        problem = _refusal(self.root, target, self.source, self.written, self.inputs)
+        found: list[Diagnostic] = []
+        if shortened:
+            wanted = self.root.joinpath(*self.relative.parts)
+            shown = _shown(f"{wanted}{part}{suffix}")
+            found.append(self._placed(ARC008.at(name=shown, limit=limit, target=str(target))))
+        try:
+            problem = _refusal(self.root, target, self.source, self.written, self.inputs)
+        except OSError as error:  # a path longer than the system allows, and the like
+            problem = f"cannot write: {error.strerror or error}"
         file = None
         if problem is None:
             try:
@@ -177,14 +187,11 @@ class _Target:
                 problem = f"cannot write: {error.strerror or error}"
         if problem is not None:
             self.refused = True
-            diagnostic = ARC007.at(target=str(target), reason=problem)
-            placed = Diagnostic(
-                diagnostic.code, diagnostic.severity, diagnostic.message, self.source.name
-            )
-            return None, [placed]
+            found.append(self._placed(ARC007.at(target=_shown(str(target)), reason=problem)))
+            return None, found
         assert file is not None
         self.written.add(os.path.realpath(target))
-        return file, []
+        return file, found
 
     def open_next(self) -> tuple[_Output | None, list[Diagnostic]]:
         file, problems = self.open_file()
@@ -192,7 +199,64 @@ class _Target:
             return None, problems
         writer = open_writer(self.form, file.stream)
         writer.begin()  # type: ignore[attr-defined]
-        return _Output(cast(TextIO, file.stream), writer, file), []
+        return _Output(cast(TextIO, file.stream), writer, file), problems
+
+    def _placed(self, diagnostic: Diagnostic) -> Diagnostic:
+        return Diagnostic(
+            diagnostic.code, diagnostic.severity, diagnostic.message, self.source.name
+        )
+
+
+NAME_MAX = 255
+"""Bytes in one file or directory name on most file systems (used when the system does not
+say)."""
+
+
+def fit_names(root: Path, relative: PurePosixPath) -> tuple[PurePosixPath, int | None]:
+    """``relative`` (under ``root``) with every name the file system would refuse as too long
+    shortened, its suffix kept; and the limit in bytes when a name was (else None)."""
+    limit = _name_max(root)
+    suffix = relative.suffix if len(relative.suffix) <= 16 else ""
+    stem = relative.with_name(relative.name[: len(relative.name) - len(suffix)] or "input")
+    fitted, changed = _fitting(stem, suffix, limit)
+    return fitted, (limit if changed else None)
+
+
+def _name_max(root: Path) -> int:
+    """The longest name (in bytes) the file system under ``root`` takes."""
+    try:
+        return int(os.pathconf(root, "PC_NAME_MAX"))
+    except (OSError, ValueError):
+        return NAME_MAX
+
+
+def _fitting(relative: PurePosixPath, ending: str, limit: int) -> tuple[PurePosixPath, bool]:
+    """``relative`` (its last name followed by ``ending``) with every name longer than
+    ``limit`` bytes shortened: its start, ``~`` and 8 hex digits of a hash of the whole name
+    (so two long names that start alike stay apart); and whether any was."""
+    parts = list(relative.parts)
+    changed = False
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        tail = ending if last else ""
+        if len((part + tail).encode("utf-8", "surrogateescape")) <= limit:
+            continue
+        digest = hashlib.sha256(part.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+        room = limit - len(tail.encode("utf-8", "surrogateescape")) - 9
+        start = part[: max(room, 1)]  # a character is at least one byte
+        while len(start) > 1 and len(start.encode("utf-8", "surrogateescape")) > room:
+            start = start[:-1]
+        parts[index] = f"{start}~{digest}"
+        changed = True
+    if not parts:
+        parts = ["input"]
+    parts[-1] += ending
+    return PurePosixPath(*parts), changed
+
+
+def _shown(name: str, keep: int = 160) -> str:
+    """A path fit to print on one line of a finding."""
+    return name if len(name) <= keep else f"{name[: keep // 2]}…{name[-keep // 2 :]}"
 
 
 def _refusal(

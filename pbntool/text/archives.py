@@ -44,6 +44,7 @@ __all__ = [
     "ArchiveError",
     "Limits",
     "Member",
+    "RunBudget",
     "iter_members",
     "sniff_archive",
     "status",
@@ -80,6 +81,41 @@ class Limits:
     """Below this many decompressed bytes the ratio is not checked (tiny files compress well)."""
     max_depth: int = 3
     """Archives inside archives up to this depth are read."""
+    max_total_bytes: int | None = None
+    """Decompressed bytes all the archives of one run may produce together (``--max-total-
+    size``); None: ``max_ratio`` times their compressed bytes, at least ``ratio_floor``, so
+    that a thousand small archives each under the floor do not each get a floor."""
+
+
+@dataclass(slots=True)
+class RunBudget:
+    """What the archives of one run have produced so far, against ``Limits.max_total_bytes``
+    (or the ratio over all of them): one per ``iter_inputs`` call, shared by every archive
+    (and archive in an archive) it opens."""
+
+    limits: Limits
+    compressed: int = 0
+    """Compressed bytes of the run's archives read so far (the ratio's denominator)."""
+    used: int = 0
+    spent: bool = False
+
+    def allowed(self) -> int:
+        limits = self.limits
+        if limits.max_total_bytes is not None:
+            return limits.max_total_bytes
+        return max(limits.ratio_floor, int(limits.max_ratio * self.compressed))
+
+    def reason(self) -> str:
+        if self.limits.max_total_bytes is not None:
+            return (
+                f"the archives of this run have produced more than {self.allowed()} "
+                "decompressed bytes in all (--max-total-size)"
+            )
+        return (
+            f"the archives of this run have produced more than {self.allowed()} decompressed "
+            f"bytes in all (the ratio limit of {self.limits.max_ratio:g} over all of them; "
+            "--max-total-size sets another budget)"
+        )
 
 
 class ArchiveError(OSError):
@@ -190,12 +226,18 @@ class _Bounded(io.RawIOBase):
         compressed: Callable[[], int],
         outer: _Bounded | None = None,
         budget: _Budget | None = None,
+        run: RunBudget | None = None,
+        counted: int = 0,
     ) -> None:
         self._stream = stream
         self._limits = limits
         self._compressed = compressed
         self._outer = outer
         self._budget = budget
+        self._run = run
+        self._counted = counted
+        """Compressed bytes already added to the run's budget for this stream (a zip adds
+        its whole size when opened; a compressed stream adds them as they are read)."""
         self.produced = 0
         self.failure: Diagnostic | None = None
 
@@ -220,7 +262,7 @@ class _Bounded(io.RawIOBase):
         except (NotImplementedError, RuntimeError) as error:
             self._fail(ARC005.at(reason=str(error)))
             return 0
-        allowed = self._within_budget(self._allowed(len(data)))
+        allowed = self._within_run(self._within_budget(self._allowed(len(data))))
         self.produced += allowed
         buffer[:allowed] = data[:allowed]
         return allowed
@@ -242,6 +284,23 @@ class _Bounded(io.RawIOBase):
             self._fail(ARC002.at(size=budget.allowed, reason=reason))
             size = max(0, budget.allowed - budget.used)
         budget.used += size
+        return size
+
+    def _within_run(self, size: int) -> int:
+        """How much of ``size`` bytes the run's budget still allows (sets ``failure``)."""
+        run = self._run
+        if run is None or self.failure is not None:
+            return size
+        if self._counted >= 0:  # a compressed stream: its bytes read so far count
+            now = self._compressed()
+            run.compressed += max(0, now - self._counted)
+            self._counted = now
+        allowed = run.allowed()
+        if run.used + size > allowed:
+            self._fail(ARC002.at(size=allowed, reason=run.reason()))
+            run.spent = True
+            size = max(0, allowed - run.used)
+        run.used += size
         return size
 
     def _allowed(self, size: int) -> int:
@@ -287,38 +346,55 @@ def _buffered(stream: BinaryIO) -> BinaryIO:
 
 
 def iter_members(
-    stream: BinaryIO, name: str, kind: str, limits: Limits, depth: int = 1
+    stream: BinaryIO,
+    name: str,
+    kind: str,
+    limits: Limits,
+    depth: int = 1,
+    run: RunBudget | None = None,
 ) -> Iterator[Member]:
     """The members of an archive stream of ``kind`` (see ``sniff_archive``), in stored order.
 
     ``name`` is the archive's display name; failures become members with a ``problem``.
+    ``run``: the budget this archive shares with the other archives of the run.
     """
     if depth > limits.max_depth:
         yield _problem(name, "", ARC006.at(depth=limits.max_depth))
         return
+    if run is not None and run.spent:
+        reason = f"{run.reason()}; this archive is not read"
+        yield _problem(name, "", ARC002.at(size=0, reason=reason))
+        return
     try:
         if kind == "zip":
-            yield from _zip_members(stream, name, limits)
+            yield from _zip_members(stream, name, limits, run)
         elif kind == "tar":
-            yield from _tar_members(stream, name, limits, None)
+            yield from _tar_members(stream, name, limits, None, run)
         else:
-            yield from _compressed_members(stream, name, kind, limits)
+            yield from _compressed_members(stream, name, kind, limits, run)
     except ArchiveError as error:
         yield Member(name, "", None, problem=_placed(error.diagnostic, name))
     except (*_CORRUPT, OSError) as error:
         yield _problem(name, "", _corrupt(error, "the rest of the archive"))
 
 
-def _zip_members(stream: BinaryIO, name: str, limits: Limits) -> Iterator[Member]:
+def _zip_members(
+    stream: BinaryIO, name: str, limits: Limits, run: RunBudget | None
+) -> Iterator[Member]:
     seekable = stream.seekable() if hasattr(stream, "seekable") else False
     archive = zipfile.ZipFile(stream if seekable else _buffered(stream))
     with archive:
         compressed = sum(info.compress_size for info in archive.infolist())
         budget = _Budget(max(limits.ratio_floor, int(limits.max_ratio * compressed)))
+        if run is not None:
+            run.compressed += compressed
         members = archive.infolist()
         for index, info in enumerate(members):
             if budget.used >= budget.allowed:
                 yield _over_budget(f"{name}!{info.filename}", budget, len(members) - index)
+                return
+            if run is not None and run.spent:
+                yield _over_run(f"{name}!{info.filename}", run, len(members) - index)
                 return
             display = f"{name}!{info.filename}"
             mode = info.external_attr >> 16
@@ -334,7 +410,7 @@ def _zip_members(stream: BinaryIO, name: str, limits: Limits) -> Iterator[Member
                 reason = "encrypted (no password is ever asked for)"
                 yield _problem(display, "", ARC005.at(reason=reason))
             else:
-                opener, state = _zip_opener(archive, info, limits, budget)
+                opener, state = _zip_opener(archive, info, limits, budget, run)
                 yield Member(display, _clean(info.filename), opener, state)
 
 
@@ -347,8 +423,18 @@ def _over_budget(name: str, budget: _Budget, left: int) -> Member:
     return _problem(name, "", ARC002.at(size=0, reason=reason))
 
 
+def _over_run(name: str, run: RunBudget, left: int) -> Member:
+    """One finding for the members of an archive left when the run's budget is spent."""
+    reason = f"{run.reason()}; this member and the {left - 1} after it are not read"
+    return _problem(name, "", ARC002.at(size=0, reason=reason))
+
+
 def _zip_opener(
-    archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits, budget: _Budget
+    archive: zipfile.ZipFile,
+    info: zipfile.ZipInfo,
+    limits: Limits,
+    budget: _Budget,
+    run: RunBudget | None,
 ) -> tuple[Callable[[], BinaryIO], Callable[[], Diagnostic | None]]:
     opened: list[_Bounded] = []
 
@@ -358,7 +444,9 @@ def _zip_opener(
         except (NotImplementedError, RuntimeError, zipfile.BadZipFile) as error:
             raise ArchiveError(ARC005.at(reason=str(error))) from None
         compressed = info.compress_size
-        bounded = _Bounded(cast(BinaryIO, raw), limits, lambda: compressed, budget=budget)
+        bounded = _Bounded(
+            cast(BinaryIO, raw), limits, lambda: compressed, budget=budget, run=run, counted=-1
+        )
         opened.append(bounded)
         return cast(BinaryIO, io.BufferedReader(bounded, buffer_size=1 << 20))
 
@@ -369,7 +457,11 @@ def _zip_opener(
 
 
 def _tar_members(
-    stream: BinaryIO, name: str, limits: Limits, outer: _Bounded | None
+    stream: BinaryIO,
+    name: str,
+    limits: Limits,
+    outer: _Bounded | None,
+    run: RunBudget | None = None,
 ) -> Iterator[Member]:
     """Regular members of a tar read forwards; links, special files and unsafe names are
     reported; the walk ends when a member's data (or the stream under it) failed."""
@@ -400,6 +492,10 @@ def _tar_members(
                     return  # a tar cannot be read past a member whose data failed
             if outer is not None and outer.failure is not None:
                 return
+            if run is not None and run.spent:
+                reason = f"{run.reason()}; the members after it are not read"
+                yield _problem(name, "", ARC002.at(size=0, reason=reason))
+                return
 
 
 def _given_size(size: int) -> Callable[[], int]:
@@ -424,16 +520,18 @@ def _decompressor(kind: str, raw: BinaryIO) -> BinaryIO:
     return cast(BinaryIO, lzma.LZMAFile(raw, mode="rb"))
 
 
-def _compressed_members(stream: BinaryIO, name: str, kind: str, limits: Limits) -> Iterator[Member]:
+def _compressed_members(
+    stream: BinaryIO, name: str, kind: str, limits: Limits, run: RunBudget | None = None
+) -> Iterator[Member]:
     """A gzip/bzip2/xz stream: a compressed tar, or one compressed file named like the input."""
     counting = _Counting(stream)
     decompressed = _decompressor(kind, cast(BinaryIO, io.BufferedReader(counting)))
-    bounded = _Bounded(decompressed, limits, lambda: counting.count)
+    bounded = _Bounded(decompressed, limits, lambda: counting.count, run=run)
     buffered = io.BufferedReader(bounded, buffer_size=1 << 20)
     head = buffered.peek(SNIFF)[:SNIFF]
     reader = cast(BinaryIO, buffered)
     if sniff_archive(head) == "tar":
-        yield from _tar_members(reader, name, limits, bounded)
+        yield from _tar_members(reader, name, limits, bounded, run)
         return
     inner = strip_archive_suffix(PurePosixPath(name.replace("!", "/")).name)
     yield Member(name, inner, _given(reader), status(bounded), whole=True)

@@ -158,6 +158,14 @@ _pending: set[str] = set()
 """Temporary files being written now (removed if a signal ends the run)."""
 
 
+def _prefix(name: str, limit: int = 200) -> str:
+    """The start of a temporary file's name: the target's, cut so that the temporary name
+    (with its dot, random part and ``.tmp``) stays within a file name's 255 bytes."""
+    while len(name.encode("utf-8", "surrogateescape")) > limit:
+        name = name[:-1]
+    return name
+
+
 class AtomicFile:
     """A stream whose data replaces ``target`` on ``commit`` (or at the end of a ``with``
     block that raised nothing); ``abort`` (or an exception) leaves the target as it was.
@@ -179,7 +187,7 @@ class AtomicFile:
         check_not_input(self.target, inputs)
         directory = self.target.parent if str(self.target.parent) else Path(".")
         handle, self._temporary = tempfile.mkstemp(
-            dir=directory, prefix=f".{self.target.name}.", suffix=".tmp"
+            dir=directory, prefix=f".{_prefix(self.target.name)}.", suffix=".tmp"
         )
         _pending.add(self._temporary)
         self._raw = os.fdopen(handle, "wb")

@@ -13,6 +13,7 @@ reads forwards only): read each input before taking the next.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import fnmatch
 import functools
@@ -33,6 +34,7 @@ from pbntool.text.archives import (
     SNIFF,
     Limits,
     Member,
+    RunBudget,
     iter_members,
     sniff_archive,
     strip_archive_suffix,
@@ -114,6 +116,9 @@ class Selection:
     follow_symlinks: bool = False
     """Follow symbolic links that lead out of a directory tree."""
     limits: Limits = field(default_factory=Limits)
+    run: RunBudget | None = None
+    """The decompression budget the archives of one run share (``iter_inputs`` gives each
+    call its own)."""
 
     def wants(self, relative: str) -> bool:
         """Whether a file found in a tree or an archive at ``relative`` is read."""
@@ -161,6 +166,7 @@ def iter_inputs(arguments: Iterable[str], selection: Selection | None = None) ->
     directories (in sorted order, so output is deterministic), ``-`` for stdin, handviewer
     links given as arguments, and the members of archives among all of these."""
     chosen = Selection() if selection is None else selection
+    chosen = dataclasses.replace(chosen, run=RunBudget(chosen.limits))
     for argument in arguments:
         if argument == "-":
             yield from _stdin(chosen)
@@ -301,7 +307,7 @@ def _archive(
     size: int | None = None,
 ) -> Iterator[Input]:
     base = strip_archive_suffix(relative)
-    for member in iter_members(stream, name, kind, selection.limits, depth):
+    for member in iter_members(stream, name, kind, selection.limits, depth, selection.run):
         # The archive's size goes with the first member read (for progress), none after it.
         if member.problem is not None:
             yield Input(member.name, None, member.problem, relative=None, size=size)

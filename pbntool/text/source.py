@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -20,14 +20,18 @@ from pbntool.records import Record
 
 __all__ = [
     "DEFAULT_MAX_GAME_CHARS",
+    "DEFAULT_MAX_RECORD_CHARS",
     "MAX_GAME_ENV",
+    "MAX_RECORD_ENV",
     "DecodedText",
     "EncodingEvent",
     "LineIndex",
+    "LongLine",
     "decode_bytes_line",
     "encoding_record",
     "line_codec",
     "max_game_chars",
+    "max_record_chars",
     "sniff_utf16",
 ]
 
@@ -39,6 +43,19 @@ memory its parse takes stays small."""
 MAX_GAME_ENV = "PBNTOOL_MAX_GAME_SIZE"
 """Where ``--max-game-size`` puts its value (in characters), so that the worker processes a
 run starts see it too."""
+
+
+DEFAULT_MAX_RECORD_CHARS = 16 << 20
+"""The largest JSON record (or JSON line, in bytes) the JSON reader holds: a JSON array of
+boards written on one line by another tool is one such line."""
+MAX_RECORD_ENV = "PBNTOOL_MAX_RECORD_SIZE"
+"""Where ``--max-record-size`` puts its value, so that worker processes see it too."""
+
+
+def max_record_chars() -> int:
+    """The JSON record size limit of this process (``--max-record-size``, else the default)."""
+    value = os.environ.get(MAX_RECORD_ENV, "")
+    return int(value) if value.isdigit() and int(value) > 0 else DEFAULT_MAX_RECORD_CHARS
 
 
 def max_game_chars() -> int:
@@ -137,6 +154,10 @@ class DecodedText:
     events: list[EncodingEvent] = field(default_factory=list)
     lf_only: bool = False
     line_count: int = 0
+    max_line: int | None = None
+    """A line longer than this (in bytes) is not held: its bytes are read and dropped, and a
+    ``LongLine`` chunk stands for it (the JSON reader skips such a record).  None: no limit
+    (the other readers cut long lines themselves, or bound the games they are in)."""
 
     def __iter__(self) -> Iterator[str]:
         head = self.stream.read(4)
@@ -154,6 +175,8 @@ class DecodedText:
         # The unfinished line, in pieces: joined once at its end, so a line of many chunks
         # costs linear time (concatenating as we go would copy it once per chunk).
         unfinished = [pending]
+        held = len(pending)
+        limit = self.max_line
         while True:
             chunk = self.stream.read(CHUNK_SIZE)
             if not chunk:
@@ -162,7 +185,12 @@ class DecodedText:
                 cut = _line_end(chunk)
                 if cut < 0:
                     unfinished.append(chunk)
+                    held += len(chunk)
+                    if limit is not None and held > limit:
+                        rest = yield from self._drop_long_line(unfinished)
+                        unfinished, held = [rest], len(rest) - rest.rfind(b"\n") - 1
                     continue
+                held = len(chunk) - cut - 1
                 unfinished.append(chunk[: cut + 1])
                 data = b"".join(unfinished)
                 unfinished = [chunk[cut + 1 :]]
@@ -177,6 +205,26 @@ class DecodedText:
                 yield from self._split(text)
             if not chunk:
                 return
+
+    def _drop_long_line(self, unfinished: list[bytes]) -> Generator[str, None, bytes]:
+        """The lines before an over-long one, then a ``LongLine`` for it, its bytes read up
+        to its end and dropped; returns the bytes read after its end."""
+        data = b"".join(unfinished)
+        start = data.rfind(b"\n") + 1
+        if start:
+            yield from self._split(data[:start].decode("utf-8", errors="replace"))
+        length = len(data) - start
+        while True:
+            chunk = self.stream.read(CHUNK_SIZE)
+            cut = _line_end(chunk) if chunk else -1
+            if cut >= 0 or not chunk:
+                length += cut + 1 if chunk else 0
+                rest = chunk[cut + 1 :] if chunk else b""
+                break
+            length += len(chunk)
+        self.line_count += 1
+        yield LongLine(self.line_count, length)
+        return rest
 
     def _decode_mixed(self, data: bytes, reported: bool) -> str:
         """Decode a chunk that is not valid UTF-8 line by line, noting the first fallback."""
@@ -220,6 +268,19 @@ class DecodedText:
         text = _normalise_newlines(text)
         self.line_count += text.count("\n")
         yield text
+
+
+class LongLine(str):
+    """A line over ``DecodedText.max_line``: its number and length in bytes (the text is a
+    bare line end, so counting lines still works)."""
+
+    line: int
+    length: int
+
+    def __new__(cls, line: int, length: int) -> LongLine:
+        made = super().__new__(cls, "\n")
+        made.line, made.length = line, length
+        return made
 
 
 def _is_cp1252(raw: bytes) -> bool:

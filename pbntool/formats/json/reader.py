@@ -39,12 +39,28 @@ from pbntool.formats.interchange.summary import board_from_summary
 from pbntool.formats.interchange.vocabulary import SCHEMA_ID
 from pbntool.model import Board
 from pbntool.records import Record, place
-from pbntool.text.source import DecodedText, LineIndex, encoding_record
+from pbntool.text.source import (
+    DEFAULT_MAX_RECORD_CHARS,
+    MAX_RECORD_ENV,
+    DecodedText,
+    LineIndex,
+    LongLine,
+    encoding_record,
+    max_record_chars,
+)
 
-__all__ = ["MAX_RECORD_CHARS", "RECORD_KEYS", "iter_records", "json_path_text"]
+__all__ = [
+    "MAX_RECORD_CHARS",
+    "MAX_RECORD_ENV",
+    "RECORD_KEYS",
+    "iter_records",
+    "json_path_text",
+    "max_record_chars",
+]
 
-MAX_RECORD_CHARS = 64 << 20
-"""A record longer than this (64 Mi characters) is skipped rather than held in memory."""
+MAX_RECORD_CHARS = DEFAULT_MAX_RECORD_CHARS
+"""The default record limit (``--max-record-size``): a record longer than this (16 Mi
+characters by default), or a line longer than this in bytes, is skipped, never held."""
 
 RECORD_KEYS = frozenset(
     [
@@ -120,6 +136,7 @@ class _Cutter:
     first_line: int = 0
     size: int = 0
     oversized: bool = False
+    limit: int = MAX_RECORD_CHARS
 
     def take(self, number: int, line: str) -> Segment | None:
         """Add a line; returns the segment it completes, if any."""
@@ -148,7 +165,7 @@ class _Cutter:
 
     def _add(self, line: str) -> None:
         self.size += len(line)
-        if self.size > MAX_RECORD_CHARS:
+        if self.size > self.limit:
             self.oversized = True
             self.lines.clear()
         if not self.oversized:
@@ -165,10 +182,18 @@ class _Cutter:
         return segment
 
 
-def iter_segments(lines: Iterable[str]) -> Iterator[Segment]:
-    """Cut lines (each with its line end, but maybe the last) into segments."""
-    cutter = _Cutter()
+def iter_segments(lines: Iterable[str], limit: int = MAX_RECORD_CHARS) -> Iterator[Segment]:
+    """Cut lines (each with its line end, but maybe the last) into segments; a ``LongLine``
+    (a line too long to hold) is an oversized segment of its own."""
+    cutter = _Cutter(limit=limit)
     for number, line in enumerate(lines, 1):
+        if isinstance(line, LongLine):
+            broken = cutter.cut(reset=True)
+            if broken is not None:
+                yield broken
+            cutter.depth, cutter.array = 0, False
+            yield Segment(number, "", oversized=True)
+            continue
         if cutter.starts_record(line):
             broken = cutter.cut(reset=True)
             if broken is not None:
@@ -191,10 +216,11 @@ def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
     Never raises on bad input: text that is not JSON, a value that is not a record, and any
     value the record format does not allow become diagnostics with their line and column.
     """
-    text = DecodedText(stream)
-    reader = _Reader(name)
+    limit = max_record_chars()
+    text = DecodedText(stream, max_line=limit)
+    reader = _Reader(name, limit=limit)
     reported = 0
-    for segment in iter_segments(_normalised_lines(text)):
+    for segment in iter_segments(_normalised_lines(text), limit):
         while reported < len(text.events) and text.events[reported].line <= segment.first_line:
             yield encoding_record(text.events[reported], name)
             reported += 1
@@ -208,6 +234,9 @@ def _normalised_lines(text: DecodedText) -> Iterator[str]:
     """Lines with their ``\n``.  Not ``splitlines()``: that also splits at U+2028, U+0085 ...,
     which JSON allows raw inside strings."""
     for chunk in text:
+        if isinstance(chunk, LongLine):
+            yield chunk
+            continue
         lines = chunk.split("\n")
         for line in lines[:-1]:
             yield line + "\n"
@@ -222,12 +251,13 @@ class _Reader:
     name: str
     in_array: bool = False
     last: tuple[int, int] = (1, 1)
+    limit: int = MAX_RECORD_CHARS
 
     def segment(self, segment: Segment) -> Iterator[Record]:
         """The records of one segment; a JSON error skips the rest of the segment."""
         lines = _Lines(segment)
         if segment.oversized:
-            detail = f"longer than {MAX_RECORD_CHARS} characters"
+            detail = f"longer than {self.limit} characters (--max-record-size)"
             yield self._failure(lines, 0, JSN009.at(detail=detail))
             return
         source, position = segment.text, 0

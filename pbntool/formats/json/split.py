@@ -8,10 +8,19 @@ import io
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
+from pbntool.diagnostics import JSN009
 from pbntool.formats import Format, read_input, reader_for
-from pbntool.formats.split import Planned, Work, WorkOutcome, slice_chars
+from pbntool.formats.split import (
+    Planned,
+    Work,
+    WorkOutcome,
+    done,
+    failure_record,
+    slice_chars,
+)
 from pbntool.records import Locator, Record
 from pbntool.text.inputs import Input
+from pbntool.text.source import max_record_chars
 
 __all__ = ["plan", "read_unit"]
 
@@ -78,10 +87,20 @@ def _plan_lines(name: str, stream: BinaryIO) -> Iterator[Planned]:
     """Runs of lines, cut only between a line ending with ``}`` and one starting with ``{``
     (outside any JSON value whatever the reader accepts)."""
     limit = slice_chars()
+    longest = max_record_chars()
     lines: list[bytes] = []
     size, first_line = 0, 1
     previous_closed = False
-    for line_number, line in enumerate(stream, start=1):
+    for line_number, line in enumerate(_bounded_lines(stream, longest), start=1):
+        if line is None:
+            # A line too long to hold: the runs around it, and one finding for it (the
+            # reader of a whole file gives the same JSN009).
+            if lines:
+                yield _lines_unit(name, b"".join(lines), first_line)
+            detail = f"longer than {longest} characters (--max-record-size)"
+            yield done(name, failure_record(name, JSN009.at(detail=detail), line_number))
+            lines, size, first_line, previous_closed = [], 0, line_number + 1, True
+            continue
         opens = line.lstrip()[:1] == b"{"
         if size >= limit and previous_closed and opens:
             yield _lines_unit(name, b"".join(lines), first_line)
@@ -91,6 +110,21 @@ def _plan_lines(name: str, stream: BinaryIO) -> Iterator[Planned]:
         previous_closed = line.rstrip()[-1:] == b"}"
     if lines or first_line == 1:
         yield _lines_unit(name, b"".join(lines), first_line)
+
+
+def _bounded_lines(stream: BinaryIO, longest: int) -> Iterator[bytes | None]:
+    """The lines of ``stream`` with their line ends; None for a line longer than ``longest``
+    bytes, which is read in pieces and dropped (never held whole)."""
+    while True:
+        line = stream.readline(longest + 1)
+        if not line:
+            return
+        if len(line) <= longest or line.endswith(b"\n"):
+            yield line
+            continue
+        while line and not line.endswith(b"\n"):
+            line = stream.readline(1 << 20)
+        yield None
 
 
 def _lines_unit(name: str, data: bytes, first_line: int) -> Planned:

@@ -43,7 +43,8 @@ from pbntool.model import (
     Vulnerability,
 )
 from pbntool.notation import ALERT_NAG, CARDS_PER_DEAL
-from pbntool.rules import auction_outcome, sequence_play, trump_of
+from pbntool.rules import PlayedTrick, auction_outcome, seated_tricks, sequence_play, trump_of
+from pbntool.scoring import board_dealer
 
 __all__ = ["LinWriter", "WriteOptions", "dumps_board"]
 
@@ -154,8 +155,12 @@ class LinWriter:
         self._stream = stream
         self._options = options or WriteOptions()
         self._match: list[tuple[Board, str]] = []
+        self._match_file: str | None = None
         self._in_segment = False
         self._segment_names: list[str] | None = None
+        self._segment_key: tuple[str | None, tuple[str, ...]] | None = None
+        self._headed = False
+        """A vugraph header was written: LIN's reader puts every later table in a match."""
         self._tables = False
         """Once a table (qx) is written, every later board is one: in LIN, once a qx has
         been seen only qx starts a board."""
@@ -166,24 +171,43 @@ class LinWriter:
         header = _header_escapes(board)
         if header:
             self._flush_match()
-            self._start_segment(header)
+            self._start_segment(header, (file, _match_key(board)))
+        elif self._in_segment and self._segment_key != (file, _match_key(board)):
+            # Another input, or another match: the kept header is not this board's.
+            self._in_segment, self._segment_names, self._segment_key = False, None, None
         table = _room(board) is not None or "qx" in _board_escapes(board)
         if self._in_segment:
             # Inside a vugraph segment every board is a table (only qx starts one there).
             self._stream.write(self._table_text(board, losses, room=True))
-        elif _room(board) is not None:
+        elif self._headed or self._match or (_room(board) is not None and any(_match_key(board))):
             # A match from PBN: its header needs every board, so the tables wait for it.
-            if self._match and not _same_match(self._match[-1][0], board):
+            # One match per source match: another input, event, stage or pair of teams, or
+            # a room of a board already written, starts the next one.  Once a header was
+            # written, LIN's reader puts every later table in its match until the next
+            # header, so a board of no match gets a header of its own (an empty one).
+            if self._match and not self._same_match(board, file):
                 self._flush_match()
             self._match.append((board, self._table_text(board, losses, room=True)))
+            self._match_file = file
             _note_results_line(board, losses)
             _note_losses(board, losses, match=True)
             return losses.diagnostics()
         else:
+            # Rooms with nothing for a header (no event, stage or teams) before any header
+            # are tables with no vugraph header: one is not invented.
             self._flush_match()
             self._stream.write(self._table_text(board, losses, room=self._tables or table))
         _note_losses(board, losses, match=self._in_segment)
         return losses.diagnostics()
+
+    def _same_match(self, board: Board, file: str | None) -> bool:
+        first = self._match[-1][0]
+        if file != self._match_file or _match_key(first) != _match_key(board):
+            return False
+        room = _room(board)
+        if room is None or board.number is None:
+            return True  # the results line has no entry for it
+        return all((other.number, _room(other)) != (board.number, room) for other, _ in self._match)
 
     def close(self) -> None:
         """Write a match still waiting for its header."""
@@ -191,9 +215,9 @@ class LinWriter:
 
     # --- segments ----------------------------------------------------------------------
 
-    def _start_segment(self, header: list[str]) -> None:
+    def _start_segment(self, header: list[str], key: tuple[str | None, tuple[str, ...]]) -> None:
         """A vugraph header kept from a LIN file: written back as it was."""
-        self._in_segment = True
+        self._in_segment, self._segment_key, self._headed = True, key, True
         self._segment_names = None
         lines = []
         for text in header:
@@ -209,6 +233,7 @@ class LinWriter:
             return
         boards = [board for board, _ in tables]
         self._stream.write(_match_header(boards))
+        self._headed = True
         # Written again now that the header's names are known (the losses were counted when
         # each board came): a table whose players are the header's needs no pn of its own,
         # as when the file is read back and written again.
@@ -346,8 +371,12 @@ def _room_value(board: Board) -> str:
     return f"{_room(board) or ''}{number}"
 
 
-def _same_match(first: Board, second: Board) -> bool:
-    return all(first.tag(name) == second.tag(name) for name in ("Event", "HomeTeam", "VisitTeam"))
+def _match_key(board: Board) -> tuple[str, ...]:
+    """What tells one match from another: its event, stage and teams (unknown ones empty)."""
+    values = (
+        (board.tag(name) or "").strip() for name in ("Event", "Stage", "HomeTeam", "VisitTeam")
+    )
+    return tuple("" if value in _UNKNOWN_VALUES else value for value in values)
 
 
 def _names(board: Board) -> list[str]:
@@ -431,9 +460,9 @@ def _write_auction(line: _Line, board: Board, losses: _Losses) -> None:
 def _note_results_line(board: Board, losses: _Losses) -> None:
     """In a match, the ``rs`` line written carries the result of a table with no play, and
     its contract and declarer when there is no auction either (the reader takes them)."""
-    entry = _result_entry(board)
+    entry = _result_entry(board) if _room(board) is not None else ""
     if not entry or (board.play is not None and board.play.card_count > 0):
-        return
+        return  # (the reader takes the results line only for an open or closed room)
     if board.auction is None or not board.auction.calls:
         losses.carried.update(("Contract", "Declarer"))
     if "Contract" in losses.carried and (entry[-1] == "=" or entry[-2:-1] in ("+", "-")):
@@ -497,11 +526,20 @@ def _write_play(line: _Line, board: Board, losses: _Losses) -> int:
     if not known and board.auction is not None:
         known, trump = trump_of(auction_outcome(board.auction).contract)
     sequenced = sequence_play(play, trump) if known else sequence_play(play, trump)[:1]
-    declarer = _declarer(board)
-    if declarer is not None and play.first is not declarer.lho and play.card_count:
-        # LIN has no seat per card: the first card is the lead of declarer's left-hand
-        # opponent, so a lead out of turn is read back as that player's.
-        losses.cards.append(f"the opening lead by {play.first.name_title} (out of turn)")
+    kept = _seated_tricks(board, sequenced)
+    if kept < len(sequenced):
+        # LIN has no seat per card: its reader seats the cards from declarer's left-hand
+        # opponent (the auction's declarer) and the trick winners, so a lead out of turn, or
+        # a declarer the auction does not give, would put the cards on the wrong seats.
+        trick = sequenced[kept]
+        dropped = sum(isinstance(slot, Card) for t in sequenced[kept:] for _, slot in t.cards)
+        losses.cards.append(
+            f"{dropped} card(s) from trick {trick.number + 1} on (led by "
+            f"{trick.leader.name_title}: LIN's reader would seat them from another leader)"
+        )
+        sequenced = sequenced[:kept]
+    else:
+        dropped = 0
     written = 0
     complete = True
     for trick in sequenced:
@@ -518,7 +556,7 @@ def _write_play(line: _Line, board: Board, losses: _Losses) -> int:
                 complete = False
         if complete and len([s for _, s in trick.cards if isinstance(s, Card)]) == 4:
             line.page()
-    remaining = play.card_count - written
+    remaining = play.card_count - written - dropped
     if remaining > 0:
         losses.cards.append(f"{remaining} card(s) after a gap or whose order cannot be known")
     claimed = play.end is SectionEnd.STOP or written < CARDS_PER_DEAL
@@ -554,13 +592,39 @@ def _write_claim_without_play(line: _Line, board: Board, losses: _Losses) -> Non
     losses.carried.add("Result")
 
 
-def _declarer(board: Board) -> Seat | None:
-    """The declarer the LIN reader will see: the auction's, else the stated one."""
+def _seated_tricks(board: Board, sequenced: list[PlayedTrick]) -> int:
+    """How many tricks LIN's reader puts back on the seats they were played from.
+
+    The reader takes the contract and declarer from the calls written (a finished auction,
+    or an unfinished one followed by play), the opening lead from declarer's left, or with
+    no declarer from the holder of the first card; the winner of each trick (by the trump of
+    that contract) leads the next, or with no trump known, the holder of the next card.
+    """
+    if not sequenced:
+        return 0
+    dealer = board.dealer or (board.auction.first if board.auction is not None else None)
+    if dealer is None and board.number is not None and board.number > 0:
+        dealer = board_dealer(board.number)
+    contract, declarer = None, None
     if board.auction is not None:
-        outcome = auction_outcome(board.auction)
-        if outcome.declarer is not None:
-            return outcome.declarer
-    return board.declarer
+        calls = tuple(call for call in board.auction.calls if not isinstance(call, Token))
+        outcome = auction_outcome(Auction(dealer or Seat.NORTH, calls))
+        if outcome.contract is not None:
+            contract, declarer = outcome.contract, outcome.declarer
+    lead = sequenced[0].cards[0][1]
+    holder = board.deal.holder(lead) if board.deal is not None and isinstance(lead, Card) else None
+    if declarer is not None:
+        first = declarer.lho
+    elif holder is not None:
+        first = holder
+    else:
+        first = (dealer or Seat.NORTH).lho
+    strain = contract.strain if contract is not None else None
+    if strain is not None:
+        return seated_tricks(sequenced, first, strain.trump)
+    if board.deal is None:
+        return min(1, seated_tricks(sequenced, first, None, trump_known=False))
+    return seated_tricks(sequenced, first, None, trump_known=False)
 
 
 def _played_tricks(board: Board) -> int | None:
@@ -626,7 +690,7 @@ def _match_header(boards: list[Board]) -> str:
     ]
     results = [""] * (2 * (high - low + 1))
     for board in boards:
-        if board.number is not None and low <= board.number <= high:
+        if board.number is not None and low <= board.number <= high and _room(board):
             index = 2 * (board.number - low) + (0 if _room(board) == "o" else 1)
             results[index] = _result_entry(board)
     names = _match_names(boards)

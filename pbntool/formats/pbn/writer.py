@@ -17,11 +17,12 @@ import io
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, TextIO, cast
 
-from pbntool.diagnostics import Diagnostic
-from pbntool.formats.pbn.sections import decode_note
+from pbntool.diagnostics import OUT030, OUT031, Diagnostic
+from pbntool.formats.pbn.reader import _GAME_START_LINE, Piece
+from pbntool.formats.pbn.sections import decode_auction_data, decode_note, decode_play_data
 from pbntool.formats.pbn.tags import MANDATORY_TAGS
 from pbntool.model import (
     ALL_CARDS,
@@ -59,6 +60,7 @@ __all__ = [
     "format_hand",
     "is_header_escape",
     "iter_dump",
+    "writable_board",
 ]
 
 _CHARSETS = ("UTF-8", "ISO-8859-1")
@@ -128,7 +130,14 @@ def dump(
 
 
 def dumps_board(board: Board, options: WriteOptions = WriteOptions()) -> str:
-    """One game in export format, followed by the blank line that ends it (no file header)."""
+    """One game in export format, followed by the blank line that ends it (no file header).
+
+    What PBN's grammar cannot hold is left out or changed first (``writable_board``), so the
+    text always reads back as this one game."""
+    return _render(writable_board(board)[0], options)
+
+
+def _render(board: Board, options: WriteOptions) -> str:
     game = _Game.of(board)
     out = _Lines()
     _write_commentary(out, board.commentary)
@@ -258,9 +267,10 @@ def _add_comment(out: _Lines, comment: Comment) -> None:
     """Add a comment where it is anchored: brace comments stay inline, ``;`` comments end
     their line, escape lines stand on their own line."""
     kind, text = comment.kind, comment.text
-    if kind is CommentKind.STRAY or (kind is CommentKind.BRACE and "}" in text):
-        # A brace comment cannot hold "}", so such text becomes rest-of-line comments.
-        kind = CommentKind.LINE if "}" in text else CommentKind.BRACE
+    if kind is CommentKind.STRAY or (kind is CommentKind.BRACE and _ends_a_brace(text)):
+        # A brace comment cannot hold "}" (nor a line that starts a game, where the reader
+        # ends a runaway comment), so such text becomes rest-of-line comments.
+        kind = CommentKind.LINE if _ends_a_brace(text) else CommentKind.BRACE
     if kind is CommentKind.BRACE:
         # The last line is closed by "}", so its trailing spaces stay part of the text.
         out.add("{" + "\n".join(_clean_lines(text, keep_last_end=True)) + "}")
@@ -271,6 +281,10 @@ def _add_comment(out: _Lines, comment: Comment) -> None:
     for line in _clean_lines(text):
         out.add(prefix + line)
         out.end_line()
+
+
+def _ends_a_brace(text: str) -> bool:
+    return "}" in text or _GAME_START_LINE.search("\n" + "\n".join(_clean_lines(text))) is not None
 
 
 def _write_comments_on_own_lines(out: _Lines, comments: Sequence[Comment]) -> None:
@@ -631,6 +645,132 @@ def _is_binary(fp: IO[str] | IO[bytes]) -> bool:
     return "b" in getattr(fp, "mode", "")
 
 
+# --- what PBN's grammar can hold --------------------------------------------------------------
+
+_TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+_NAMES = re.compile(r"[A-Za-z0-9_]+(?:\x00[A-Za-z0-9_]+)*")
+"""A tag name: letters, digits and ``_`` (PBN §3.4); anything else would end the tag pair."""
+_TOKEN_TEXT = re.compile(r'[^\s\[\]{};"%]+')
+"""What a call or card token may hold: no space or line break, and nothing that starts a tag,
+a comment or a string."""
+
+
+def writable_board(board: Board) -> tuple[Board, list[Diagnostic]]:
+    """The board as PBN can write it, and what that took (OUT030) or changed (OUT031).
+
+    A tag or table whose name is not a PBN name (``]``, ``"``, a space, a line break …) is
+    left out, not written where it would close the tag pair and start another game; a call or
+    card token that the PBN reader would not read back as that same token (a space, ``[``,
+    ``{``, ``*`` …) is left out (a card becomes unknown, ``-``); a line break or tab in a
+    value (a tag, a note) is written as a space, which a PBN string needs.  A board with
+    none of these is returned as it is.
+    """
+    tags, tables, auction, play = board.tags, board.tables, board.auction, board.play
+    names = "\x00".join([tag.name for tag in tags] + [table.name for table in tables])
+    values = "\x00".join([tag.value for tag in tags])
+    notes = [n.text for section in (auction, play) if section is not None for n in section.notes]
+    tokens = (auction is not None and Token in set(map(type, auction.calls))) or (
+        play is not None and any(Token in set(map(type, trick)) for trick in play.tricks)
+    )
+    if (
+        (_NAMES.fullmatch(names) or not (tags or tables))
+        and _WHITESPACE_IN_VALUE.search(values) is None
+        and "#" not in values
+        and not tokens
+        and not any(_WHITESPACE_IN_VALUE.search(text) for text in notes)
+    ):
+        return board, []  # the common case: nothing PBN cannot hold
+    dropped: list[str] = []
+    changed: list[str] = []
+    if any(_TAG_NAME.fullmatch(tag.name) is None for tag in tags):
+        dropped.extend(
+            f"the tag name {tag.name!r}" for tag in tags if not _TAG_NAME.fullmatch(tag.name)
+        )
+        tags = tuple(tag for tag in tags if _TAG_NAME.fullmatch(tag.name))
+    changed.extend(
+        f"the value of {tag.name}" for tag in tags if _WHITESPACE_IN_VALUE.search(tag.value)
+    )
+    if any(_INHERITING.match(tag.value) for tag in tags):
+        # "#" and "##…" are PBN's inheritance marks: such a value cannot be written as itself.
+        dropped.extend(f"the value {tag.value!r} of {tag.name} (PBN reads it as inherited)"
+                       for tag in tags if _INHERITING.match(tag.value))  # fmt: skip
+        tags = tuple(
+            tag._replace(value="") if _INHERITING.match(tag.value) else tag for tag in tags
+        )
+    if any(_TAG_NAME.fullmatch(table.name) is None for table in tables):
+        dropped.extend(
+            f"the table name {t.name!r}" for t in tables if not _TAG_NAME.fullmatch(t.name)
+        )
+        tables = tuple(table for table in tables if _TAG_NAME.fullmatch(table.name))
+    changed.extend("a note" for text in notes if _WHITESPACE_IN_VALUE.search(text))
+    if auction is not None:
+        auction = _writable_auction(auction, dropped)
+    if play is not None:
+        play = _writable_play(play, dropped)
+    losses = []
+    if dropped:
+        losses.append(OUT030.at(("tag", "Board"), what=", ".join(dict.fromkeys(dropped))))
+    if changed:
+        losses.append(OUT031.at(("tag", "Board"), what=", ".join(dict.fromkeys(changed))))
+    if not dropped:
+        return board, losses
+    return replace(board, tags=tags, tables=tables, auction=auction, play=play), losses
+
+
+_WHITESPACE_IN_VALUE = re.compile(r"[\t\n\r\v\f]")
+_INHERITING = re.compile(r"#$|##")
+
+
+def _token_survives(token: Token, section: str) -> bool:
+    """Whether the PBN reader reads the token written alone back as that same token."""
+    if _TOKEN_TEXT.fullmatch(token.text) is None:
+        return False
+    piece: list[Piece] = [("data", token.text, 0, None)]
+    if section == "Auction":
+        auction = decode_auction_data(piece)
+        read: list[object] = list(auction.calls)
+        extra = bool(auction.annotations) or auction.end is not SectionEnd.OPEN
+    else:
+        play = decode_play_data(piece)
+        read, extra = list(play.slots), bool(play.annotations) or play.end is not SectionEnd.OPEN
+    return read == [token] and not extra
+
+
+def _writable_auction(auction: Auction, dropped: list[str]) -> Auction:
+    bad = [
+        index
+        for index, call in enumerate(auction.calls)
+        if isinstance(call, Token) and not _token_survives(call, "Auction")
+    ]
+    if not bad:
+        return auction
+    dropped.extend(f"the call {auction.calls[index].text!r}" for index in bad)  # type: ignore[union-attr]
+    gone = set(bad)
+    calls = tuple(call for index, call in enumerate(auction.calls) if index not in gone)
+
+    def moved(index: int) -> int:
+        return index - sum(1 for lost in bad if lost < index)
+
+    annotations = tuple(
+        (moved(index), annotation) for index, annotation in auction.annotations if index not in gone
+    )
+    return replace(auction, calls=calls, annotations=annotations)
+
+
+def _writable_play(play: Play, dropped: list[str]) -> Play:
+    if not any(isinstance(slot, Token) for trick in play.tricks for slot in trick):
+        return play
+    tricks = []
+    for trick in play.tricks:
+        row = list(trick)
+        for seat, slot in enumerate(row):
+            if isinstance(slot, Token) and not _token_survives(slot, "Play"):
+                dropped.append(f"the card {slot.text!r}")
+                row[seat] = None
+        tricks.append((row[0], row[1], row[2], row[3]))
+    return replace(play, tricks=tuple(tricks))
+
+
 class PbnWriter:
     """Canonical PBN export format: the file header, then one game per board."""
 
@@ -641,8 +781,9 @@ class PbnWriter:
 
     def write(self, board: Board, file: str | None = None) -> list[Diagnostic]:
         self._start()
-        self._stream.write(dumps_board(board, self._options))
-        return []
+        board, losses = writable_board(board)
+        self._stream.write(_render(board, self._options))
+        return losses
 
     def close(self) -> None:
         self._start()  # an empty conversion is still a PBN file

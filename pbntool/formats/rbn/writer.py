@@ -36,6 +36,7 @@ from pbntool.model import (
     Vulnerability,
 )
 from pbntool.notation import CARDS_PER_HAND, TRICKS_PER_DEAL
+from pbntool.rules import auction_outcome
 
 __all__ = ["ORDER", "RbnWriter", "RbxWriter", "rbn_items"]
 
@@ -278,6 +279,8 @@ def _auction_text(board: Board, lost: list[str]) -> tuple[str, list[tuple[str, s
         annotation = auction.annotation(index)
         words.append(word + _annotation_text(annotation, notes, False, lost, "auction"))
         plain.append(annotation is None or _bare(annotation))
+    if auction.end is SectionEnd.STOP and not auction_outcome(auction).complete:
+        lost.append("the '*' that ends an unfinished auction")
     ending = ""
     bids = any(word[0].isdigit() for word in words)
     tail = 3 if bids else 4
@@ -315,7 +318,7 @@ def _contract_text(board: Board, lost: list[str]) -> str:
 
 
 def _play_text(board: Board, lost: list[str]) -> tuple[str, list[tuple[str, str]]]:
-    from pbntool.rules import sequence_play, trump_of
+    from pbntool.rules import seated_tricks, sequence_play, trump_of
 
     play = board.play
     if play is None:
@@ -324,11 +327,6 @@ def _play_text(board: Board, lost: list[str]) -> tuple[str, list[tuple[str, str]
         lost.append("the play (RBN needs a contract and declarer)")
         return "", []
     notes = _notes(play.notes, lost, "play")
-    if any(annotation.irregularity == "L" for _, annotation in play.annotations):
-        # RBN's tricks are led by the winner of the trick before: a lead out of turn
-        # cannot be shown.
-        lost.append("the play (a lead out of turn)")
-        return "", []
     try:
         known, trump = trump_of(board.contract)
         ordered = sequence_play(play, trump)
@@ -337,6 +335,15 @@ def _play_text(board: Board, lost: list[str]) -> tuple[str, list[tuple[str, str]
     except Exception:
         lost.append("the play")
         return "", []
+    kept = seated_tricks(ordered, play.first, trump)  # the C line names a first leader
+    if kept < len(ordered):
+        # RBN has no seat per card: its reader seats them from declarer's left and the trick
+        # winners, so the tricks from a lead out of turn on would be read on wrong seats.
+        lost.append(
+            f"the play from trick {ordered[kept].number + 1} on (led by "
+            f"{ordered[kept].leader.name_title}, out of turn)"
+        )
+        ordered = ordered[:kept]
     tricks = []
     for trick in ordered:
         cards: list[tuple[Seat, Card]] = []
@@ -549,7 +556,7 @@ def rbn_items(board: Board) -> tuple[list[Out], list[str]]:
         else:
             lost.append(f"the {tag} tag (it no longer agrees with the board's tags)")
     comments, leading, trailing = _comments(board, lost)
-    out: list[Out] = [_comment_out(comment) for comment in leading]
+    out: list[Out] = [_comment_out(comment, lost) for comment in leading]
     for label in ORDER:
         value = values.get(label)
         if value is not None:
@@ -557,8 +564,8 @@ def rbn_items(board: Board) -> tuple[list[Out], list[str]]:
         notes = {"A": derived.auction_notes, "P": derived.play_notes}.get(label, [])
         if value is not None:
             out.extend(Out("label", text, number) for number, text in notes)
-        out.extend(_comment_out(comment) for comment in comments.get(label, []))
-    out.extend(_comment_out(comment) for comment in trailing)
+        out.extend(_comment_out(comment, lost) for comment in comments.get(label, []))
+    out.extend(_comment_out(comment, lost) for comment in trailing)
     written = {*_TAG_LABEL, *derived.tables}
     lost += [
         tag.name
@@ -613,21 +620,28 @@ def _own_comment(comment: Comment, header: Callable[[Comment], bool]) -> bool:
 _SECTION = {"A": "auction", "P": "play"}
 
 
-def _comment_out(comment: Comment) -> Out:
+def _comment_out(comment: Comment, lost: list[str]) -> Out:
     if comment.kind is CommentKind.ESCAPE:
-        return Out("comment", " ".join(comment.text.split("\n")))
-    return Out("paragraph", _paragraph(comment.text))
+        if _LINE_BREAK.search(comment.text):
+            lost.append("line breaks in a % line (written as spaces)")
+        return Out("comment", _LINE_BREAK.sub(" ", comment.text))
+    paragraph = _paragraph(comment.text)
+    written_lines = [line for line in comment.text.split("\n") if line.strip()]
+    if paragraph.count("\n") + 1 != max(len(written_lines), 1):
+        lost.append("line breaks in commentary before a [ or after a } (joined)")
+    return Out("paragraph", paragraph)
 
 
 def _paragraph(text: str) -> str:
     """Commentary as an RBN paragraph: its line breaks kept, but no blank line (it would end
-    the record) and no line but the last ending in ``}`` (it would end the paragraph)."""
+    the record), no line but the last ending in ``}`` (it would end the paragraph) and no
+    line starting with ``[`` (a reader would take the file for PBN)."""
     lines: list[str] = []
     for line in text.split("\n"):
         line = line.rstrip()
         if not line.strip():
             continue
-        if lines and lines[-1].endswith("}"):
+        if lines and (lines[-1].endswith("}") or line.lstrip().startswith("[")):
             lines[-1] += " " + line.strip()
         else:
             lines.append(line)
@@ -705,7 +719,7 @@ class RbnWriter:
         lines = []
         for item in items:
             if item.kind == "label":
-                lines.append(f"{item.label} {item.text}")
+                lines.append(f"{item.label} {_one_line(item, lost)}")
             elif item.kind == "comment":
                 lines.append("%" + item.text)
             else:
@@ -714,6 +728,18 @@ class RbnWriter:
 
     def close(self) -> None:
         """RBN has no ending."""
+
+
+_LINE_BREAK = re.compile(r"\r\n|[\r\n]")
+
+
+def _one_line(item: Out, lost: list[str]) -> str:
+    """A label's value on its line: a line break would start another label (or end the
+    record), so it is written as a space, and said so."""
+    if _LINE_BREAK.search(item.text) is None:
+        return item.text
+    lost.append(f"line breaks in the {item.label} line (written as spaces)")
+    return _LINE_BREAK.sub(" ", item.text)
 
 
 def _insert_blanks(items: list[Out], blanks: list[Out]) -> list[Out]:
@@ -746,7 +772,10 @@ class RbxWriter(RbnWriter):
     def _render(self, items: Iterable[Out], lost: list[str]) -> str:
         groups = []
         for item in items:
-            text = item.text
+            text = _one_line(item, lost) if item.kind == "label" else item.text
+            if item.kind == "comment" and _LINE_BREAK.search(text):
+                lost.append("line breaks in a % line (written as spaces)")
+                text = _LINE_BREAK.sub(" ", text)
             if "}" in text:
                 lost.append("a } in a value or comment (written as a parenthesis)")
                 text = text.replace("}", ")")
