@@ -1375,6 +1375,14 @@ EVT019 = _code(
     "A stated score that cannot be recomputed (no other result to compare with, an "
     "unknown contract, an unreadable value).",
 )
+EVT020 = _code(
+    "EVT020",
+    ERROR,
+    "ParContract {item} is not par by the board's {source}: {why}; par is {par} ({contracts})",
+    "A stated par contract that the board's own double-dummy table (DoubleDummyTricks or "
+    "OptimumResultTable) does not make par: it scores otherwise, its result is not what the "
+    "table gives, or the opponents can outbid it profitably.",
+)
 
 # --- FIX: what `pbntool fix` changed (and could not change) ---------------------------------
 # Positions are in the input file: an edited value where it starts, an inserted tag where its

@@ -185,8 +185,10 @@ def outbid(
 
 def _unbeaten(higher: list[int], other: Side, score: int) -> bool:
     """No higher contract of ``other`` scores better for it than ``score``."""
-    return all(value <= score for value in higher) if other is Side.NS else all(
-        value >= score for value in higher
+    return (
+        all(value <= score for value in higher)
+        if other is Side.NS
+        else all(value >= score for value in higher)
     )
 
 
