@@ -1413,6 +1413,14 @@ EVT020 = _code(
     "the match's boards give: each board's IMPs summed, the margin converted with the VP "
     "scale (--vp, else the WBF scale that explains the file).",
 )
+EVT021 = _code(
+    "EVT021",
+    ERROR,
+    "ParContract {item} is not par by the board's {source}: {why}; par is {par} ({contracts})",
+    "A stated par contract that the board's own double-dummy table (DoubleDummyTricks or "
+    "OptimumResultTable) does not make par: it scores otherwise, its result is not what the "
+    "table gives, or the opponents can outbid it profitably.",
+)
 
 # --- FIX: what `pbntool fix` changed (and could not change) ---------------------------------
 # Positions are in the input file: an edited value where it starts, an inserted tag where its

@@ -26,6 +26,7 @@ from typing import Any
 
 from pbntool.model import Doubling, Seat, Side, Strain, Vulnerability
 from pbntool.notation import TRICKS_PER_DEAL
+from pbntool.scoring.par import ParContract
 
 __all__ = [
     "TABLES_PER_CALL",
@@ -122,32 +123,6 @@ class DDTable:
         """The 20 numbers in DDS's order (its test files' ``TABLE`` lines): strains S, H, D,
         C, NT, and for each the declarers N, E, S, W."""
         return [self.tricks[seat][strain] for strain in _DDS_STRAINS for seat in _SEATS]
-
-
-@dataclass(frozen=True, slots=True)
-class ParContract:
-    """One par contract: ``declarers`` is ``N``/``E``/``S``/``W`` when only that seat makes
-    it, ``NS``/``EW`` when either partner does; ``margin`` is over- (positive) or
-    under-tricks (negative, for a sacrifice)."""
-
-    level: int
-    strain: Strain
-    doubling: Doubling
-    declarers: str
-    margin: int
-
-    @property
-    def side(self) -> Side:
-        return Side.NS if self.declarers[0] in "NS" else Side.EW
-
-    @property
-    def contract_text(self) -> str:
-        """``4S``, ``5HX``, ``3NT``."""
-        return f"{self.level}{self.strain.letter}{self.doubling.suffix}"
-
-    def __str__(self) -> str:
-        result = "=" if self.margin == 0 else f"{self.margin:+d}"
-        return f"{self.contract_text}{result} by {self.declarers}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,10 @@
 * ``OptimumScore``: the par score from the side that declares the par contract, as
   BridgeComposer writes it (``"NS 620"``, ``"EW -300"`` for an EW sacrifice; ``"NS 0"`` when
   the par is to pass).  Both sides' forms are read back.
-* ``ParContract``: ``"NS 4S="``, ``"EW 5HX-2"``, ``"NS 1S+2"``, several joined by ``"; "``,
-  ``"NS Pass"``: the forms listed in the PBN summary §14 (no corpus file carries this tag).
+* ``ParContract``: ``"NS 4S="``, ``"EW 5HX-2"``, ``"N 3H="`` (only North takes the tricks,
+  as BridgeComposer and DDS say it), several joined by ``"; "``,
+  ``"NS Pass"``: the forms listed in the PBN summary §14 (one corpus file carries this tag,
+  36 boards: ``"EW 3N+1"``, ``"S 1N="``, ``"EW 5C=; EW 5D="``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 
 from pbntool.model import Doubling, Seat, Side, Strain
 from pbntool.notation import TRICKS_PER_DEAL
+from pbntool.scoring.par import ParResult
 from pbntool.tools.dd.solver import DDTable, Par, ParContract
 
 __all__ = [
@@ -114,8 +117,9 @@ def read_optimum_score(value: str) -> int:
     return int(points) if side.upper() == "NS" else -int(points)
 
 
-def par_contract(par: Par) -> str:
-    """The ``ParContract`` value: every par contract with its side and result."""
+def par_contract(par: Par | ParResult) -> str:
+    """The ``ParContract`` value: every par contract with its side and result (from the
+    solver's ``Par`` or from ``pbntool.scoring.par.par`` of a stated table: the same)."""
     if par.passed_out:
         return "NS Pass"
     return "; ".join(_par_item(contract) for contract in par.contracts)
@@ -124,7 +128,7 @@ def par_contract(par: Par) -> str:
 def _par_item(contract: ParContract) -> str:
     strain = _PAR_STRAIN_LETTERS.get(contract.strain, contract.strain.letter)
     result = "=" if contract.margin == 0 else f"{contract.margin:+d}"
-    return f"{contract.side.letters} {contract.level}{strain}{contract.doubling.suffix}{result}"
+    return f"{contract.declarers} {contract.level}{strain}{contract.doubling.suffix}{result}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,22 +5,26 @@ Checked: ``Score`` (SCO001, the Laws' duplicate score), ``ScoreMP``, ``ScoreIMP`
 TotalScoreTable rows (EVT009), the victory points and match scores of team matches
 (EVT020: TotalVP, a USEBIO file's match scores), ``ScoreRubber`` and ``ScoreRubberHistory`` with the
 vulnerability of rubber and Chicago deals (EVT010-013), and ``OptimumScore`` as far as no
-double-dummy solver is needed (EVT014: a score no contract makes at the vulnerability).
+double-dummy solver is needed (EVT014: a score no contract makes at the vulnerability, or
+not the par of the board's own double-dummy table), and ``ParContract`` against the par of
+that table (EVT021).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pbntool.diagnostics import EVT014, EVT017, Diagnostic
-from pbntool.model import Side, Vulnerability
+from pbntool.diagnostics import EVT014, EVT017, EVT019, EVT021, Diagnostic
+from pbntool.model import Contract, Seat, Side, Strain, Vulnerability
 from pbntool.records import Record
 from pbntool.rules import check_score
+from pbntool.scoring import score_ns
 from pbntool.scoring.methods import Method, ScoringSpec
-from pbntool.scoring.par import achievable_scores, par_score
+from pbntool.scoring.par import ParResult, achievable_scores, outbid, par, par_score
 from pbntool.scoring.vp import VpScale
+from pbntool.tools.dd.tags import StatedContract, read_par_contract
 from pbntool.tools.score.check_boards import VARIANTS, BoardCheck, CheckContext, check_board_group
 from pbntool.tools.score.check_matches import match_items
 from pbntool.tools.score.check_rubber import (
@@ -142,6 +146,7 @@ def check_event(records: Iterable[Record], options: CheckOptions | None = None) 
         games.append(entry)
         diagnostics.extend(_check_score_tag(record, entry, tally))
         diagnostics.extend(_check_optimum(entry, tally))
+        diagnostics.extend(_check_par_contract(entry, tally))
         finding, history_checked = check_history_vulnerability(entry)
         if history_checked:
             tally.count(entry.key.file, finding is None, "EVT012")
@@ -228,6 +233,75 @@ def _check_optimum(game: GameEntry, tally: _Tally) -> list[Diagnostic]:
     }[game.vulnerability]
     detail = f"is not a score any contract makes with {vulnerable} vulnerable"
     return [placed(EVT014.at(stated=f'"{stated.text}"', detail=detail), game, stated.place)]
+
+
+def _check_par_contract(game: GameEntry, tally: _Tally) -> list[Diagnostic]:
+    """EVT021: each stated par contract against the par of the board's own double-dummy
+    table: it must score par there, with the result the table gives, and the opponents must
+    have no higher contract that does better for them (DDS lists the lowest such level of
+    each strain; a higher one that scores the same is par too)."""
+    stated = game.stated.get("ParContract")
+    if stated is None or game.double_dummy is None:
+        return []
+    if game.vulnerability is None or game.dealer is None:
+        return []
+    try:
+        items = read_par_contract(stated.text)
+    except ValueError as error:
+        note = EVT019.at(name="ParContract", stated=f'"{stated.text}"', reason=str(error))
+        return [placed(note, game, stated.place)]
+    source, table = game.double_dummy
+    result = par(table, game.vulnerability, game.dealer)
+    found = []
+    for item in items:
+        why = _not_par(item, table, game.vulnerability, result)
+        tally.count(game.key.file, why is None, "EVT021")
+        if why is None:
+            continue
+        finding = EVT021.at(
+            item=f'"{item.text}"',
+            source=source,
+            why=why,
+            par=_side_form(result.score_ns),
+            contracts=_contracts_text(result),
+        )
+        found.append(placed(finding, game, stated.place))
+    return found
+
+
+def _not_par(
+    item: StatedContract,
+    table: Mapping[tuple[Seat, Strain], int],
+    vulnerability: Vulnerability,
+    result: ParResult,
+) -> str | None:
+    """Why a stated contract is not par by the table (None when it is)."""
+    if item.level == 0 or item.strain is None:
+        return None if result.passed_out else "the board is not passed out"
+    strain: Strain = item.strain
+    seats = [Seat.from_letter(letter) for letter in item.declarers]
+    seat = max(seats, key=lambda candidate: table[candidate, strain])
+    tricks = table[seat, strain]
+    score = score_ns(Contract(item.level, strain, item.doubling), seat, vulnerability, tricks)
+    if score != result.score_ns:
+        return f"it scores {_side_form(score)}"
+    margin = tricks - item.level - 6
+    if item.margin is not None and item.margin != margin:
+        return f"the table gives {_margin(margin)}, not {_margin(item.margin)}"
+    side = Side.NS if seat in (Seat.NORTH, Seat.SOUTH) else Side.EW
+    if outbid(table, vulnerability, side, item.level, strain, score):
+        return f"the opponents can outbid {item.level}{strain.letter} profitably"
+    return None
+
+
+def _margin(margin: int) -> str:
+    return "=" if margin == 0 else f"{margin:+d}"
+
+
+def _contracts_text(result: ParResult) -> str:
+    if result.passed_out:
+        return "pass it out"
+    return ", ".join(str(contract) for contract in result.contracts)
 
 
 # --- boards ----------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ STATED_TAGS = (
     "ScoreRubber",
     "ScoreRubberHistory",
     "OptimumScore",
+    "ParContract",
     "Vulnerable",
     "Dealer",
     "Board",
