@@ -7,6 +7,7 @@ dialect.
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -203,3 +204,16 @@ def test_validate_and_convert_read_the_dialect_too(jobs: str) -> None:
     assert len(boards) == 2
     assert boards[0]["deal"] == boards[1]["deal"] and boards[1]["deal"] is not None
     assert boards[0]["auction"][0] == "Pass"  # West's opening pass, put back
+
+
+def test_pavlicek_keeps_a_stated_north_dealer_of_a_later_table() -> None:
+    """Seat.NORTH is 0: a later table's own Dealer "N" is kept, not replaced by the first
+    table's dealer (a test of ``is None``, not of truth)."""
+    from pbntool.formats.pbn.dialects import pavlicek
+    from pbntool.model import Seat
+
+    games = PAVLICEK.read_text().split("\n\n")
+    games[1] = games[1].replace('[Dealer "W"]', '[Dealer "N"]')
+    data = "\n\n".join(games).encode()
+    records = list(pavlicek(pbn.iter_records(io.BytesIO(data), "x.pbn")))
+    assert [r.board.dealer for r in records if r.board] == [Seat.WEST, Seat.NORTH]

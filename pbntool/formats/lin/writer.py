@@ -602,7 +602,9 @@ def _seated_tricks(board: Board, sequenced: list[PlayedTrick]) -> int:
     """
     if not sequenced:
         return 0
-    dealer = board.dealer or (board.auction.first if board.auction is not None else None)
+    dealer = board.dealer
+    if dealer is None and board.auction is not None:  # not "or": Seat.NORTH is 0, falsy
+        dealer = board.auction.first
     if dealer is None and board.number is not None and board.number > 0:
         dealer = board_dealer(board.number)
     contract, declarer = None, None

@@ -80,7 +80,7 @@ class _Pavlicek:
             board = dataclasses.replace(
                 board,
                 deal=deal,
-                dealer=board.dealer or dealer,
+                dealer=dealer if board.dealer is None else board.dealer,  # NORTH is falsy
                 vulnerability=board.vulnerability or vulnerability,
             )
         elif board.deal is not None and key is not None:
