@@ -310,3 +310,23 @@ def test_render_writes_through_the_one_write_path(tmp_path: Path) -> None:
     assert link.is_symlink() and "<article" in target.read_text(encoding="utf-8")
     assert sorted(p.name for p in target.parent.iterdir()) == ["sheet.html"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pbn", "kept", "sheet.html"]
+
+
+def test_render_with_workers_draws_the_same_sheet(tmp_path: Path) -> None:
+    """-j 2 (the batch engine, as convert --to html) and -j 1 give the same page, but for
+    each writer's id token; ids are unique in the page; the render options reach the workers."""
+    needs_corpus()
+    pages = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}.html"
+        result = run_cli(
+            "render", "-j", jobs, "--per-page", "4", "--colours", "four", str(BRIDGECOMPOSER),
+            "-o", str(out), "-q",
+        )  # fmt: skip
+        assert result.returncode in (0, 1), result.stderr
+        pages[jobs] = out.read_text(encoding="utf-8")
+    ids = re.findall(r' id="([^"]+)"', pages["2"])
+    assert len(ids) == len(set(ids))
+    untokened = {j: re.sub(r'(id|aria-labelledby)="b[^"]*"', "", page) for j, page in pages.items()}
+    assert untokened["1"] == untokened["2"]
+    assert pages["2"].count("<article") == len(boards_of(BRIDGECOMPOSER))

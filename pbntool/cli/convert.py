@@ -102,37 +102,52 @@ def convert(
             raise typer.Exit(_convert_whole_files(inputs, to, output, split, check))
         raise typer.Exit(_convert_in_one_process(inputs, to, output, check))
     task = ConvertTask(to, check=check, quiet=inputs.quiet, marks=split is not None)
+    raise typer.Exit(run_batch_conversion(inputs, task, output, split))
+
+
+def run_batch_conversion(
+    inputs: BatchOptions, task: ConvertTask, output: str | None, split: int | None
+) -> int:
+    """Every input through the batch engine (``-j`` workers render the boards, this process
+    writes them where they go); the exit code."""
     batch = Batch(inputs, task)
     with ExitStack() as stack:
-        destination = _destination(stack, output, to, split, inputs.input_files())
+        where = destination(stack, output, task.to, split, inputs.input_files(), task.options)
         try:
             for source, chunk in batch:
-                problems = destination.write(source, chunk)
+                problems = where.write(source, chunk)
                 if chunk.err:
                     sys.stderr.write(chunk.err)
                 for problem in problems:
                     batch.count_problem(problem)
                     if not inputs.quiet:
                         sys.stderr.write(format_diagnostic(problem, OutputFormat.text))
-            destination.close()
+            where.close()
         except BaseException:
-            destination.abort()
+            where.abort()
             raise
-    raise typer.Exit(batch.finish())
+    return batch.finish()
 
 
 def _is_directory(output: str) -> bool:
     return output.endswith(("/", "\\")) or Path(output).is_dir()
 
 
-def _destination(
-    stack: ExitStack, output: str | None, to: Format, split: int | None, inputs: InputFiles
+def destination(
+    stack: ExitStack,
+    output: str | None,
+    to: Format,
+    split: int | None,
+    inputs: InputFiles,
+    options: object | None = None,
 ) -> Destination:
+    """Where a batch's rendered boards go: stdout, a file, files of ``--split`` parts, or one
+    output per input under ``-o DIR/`` (``options``: the writer's own)."""
     if output is not None and _is_directory(output):
-        return DirectoryDestination(Path(output), to, split, inputs)
+        return DirectoryDestination(Path(output), to, split, inputs, options)
     if output is not None and split is not None:
-        return FileDestination(Path(output), to, split, inputs)
-    return StreamDestination(open_text_output(stack, output, inputs), to)
+        return FileDestination(Path(output), to, split, inputs, options)
+    return StreamDestination(open_text_output(stack, output, inputs), to, options)
 
 
 def _convert_in_one_process(

@@ -141,7 +141,32 @@ def render(
     if dd:
         _check_solver()
     forced = None if method is None else ScoringSpec(method)
+    if sheet is Sheet.HTML and not travellers and not dd:
+        raise typer.Exit(_render_in_parallel(inputs, options, output, split))
     raise typer.Exit(_render_all(inputs, sheet, options, output, split, dd, forced))
+
+
+def _render_in_parallel(
+    inputs: BatchOptions, options: RenderOptions, output: str | None, split: int | None
+) -> int:
+    """An HTML sheet on the batch engine, as ``convert --to html`` writes it: ``-j`` workers
+    read, check and draw the boards, this process joins them into the page(s)."""
+    from pbntool.cli.convert import run_batch_conversion
+    from pbntool.formats import Format
+    from pbntool.run.tasks import ConvertTask
+
+    task = ConvertTask(
+        Format.HTML,
+        check=True,
+        quiet=inputs.quiet,
+        marks=split is not None,
+        options=options,
+        notes=True,  # a board with errors is drawn with a note naming them
+        shown=Severity.ERROR,
+    )
+    if output is not None and not _is_directory(output) and split is None:
+        output = output if output.lower().endswith(".html") else output + ".html"
+    return run_batch_conversion(inputs, task, output, split)
 
 
 def _sheet_of(output: str | None) -> Sheet:

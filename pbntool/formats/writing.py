@@ -48,15 +48,16 @@ class FragmentWriter(BoardWriter, Protocol):
         """Continue an output whose header was written by another writer: write no header."""
 
 
-def open_writer(form: Format, stream: IO[Any]) -> BoardWriter:
+def open_writer(form: Format, stream: IO[Any], options: object | None = None) -> BoardWriter:
     """A writer of ``form`` on ``stream`` (a text stream, or a binary one when the format's
-    spec says ``binary``); ``LookupError`` for a format pbntool does not write."""
+    spec says ``binary``); ``options``, when given, are the writer's own (``render``'s
+    ``RenderOptions`` for HTML); ``LookupError`` for a format pbntool does not write."""
     spec = spec_of(form)
     if spec.writer is None:
         raise LookupError(f"pbntool does not write {spec.title}")
     factory = load(spec.writer)
     assert callable(factory)
-    writer: BoardWriter = factory(stream)
+    writer: BoardWriter = factory(stream) if options is None else factory(stream, options)
     return writer
 
 
@@ -71,9 +72,11 @@ def writes_fragments(form: Format) -> bool:
         return False  # no writer at all: the one-process path reports it
 
 
-def open_fragment_writer(form: Format, stream: TextIO) -> FragmentWriter:
+def open_fragment_writer(
+    form: Format, stream: TextIO, options: object | None = None
+) -> FragmentWriter:
     """A writer of ``form`` that writes boards only (no header, no footer)."""
-    writer = open_writer(form, stream)
+    writer = open_writer(form, stream, options)
     if not isinstance(writer, FragmentWriter):
         raise TypeError(f"the {form} writer cannot write parts of an output")
     writer.resume()

@@ -82,8 +82,8 @@ _OpenNext = Callable[[], tuple[_Output | None, list[Diagnostic]]]
 class StreamDestination(Destination):
     """Everything into one stream (stdout, or ``-o FILE`` without ``--split``)."""
 
-    def __init__(self, stream: TextIO, form: Format) -> None:
-        self._output = _Output(stream, open_writer(form, stream))
+    def __init__(self, stream: TextIO, form: Format, options: object | None = None) -> None:
+        self._output = _Output(stream, open_writer(form, stream, options))
         self._begun = False
 
     def write(self, source: Input, chunk: Chunk) -> list[Diagnostic]:
@@ -157,6 +157,8 @@ class _Target:
     inputs: InputFiles | None = None
     part: int = 0
     refused: bool = False
+    options: object | None = None
+    """The writer's own options (see ``open_writer``)."""
 
     def open_file(self) -> tuple[AtomicFile | None, list[Diagnostic]]:
         """The next output file (binary when the format's writer takes bytes), or the ARC007
@@ -197,7 +199,7 @@ class _Target:
         file, problems = self.open_file()
         if file is None:
             return None, problems
-        writer = open_writer(self.form, file.stream)
+        writer = open_writer(self.form, file.stream, self.options)
         writer.begin()  # type: ignore[attr-defined]
         return _Output(cast(TextIO, file.stream), writer, file), problems
 
@@ -300,6 +302,7 @@ class DirectoryDestination(Destination):
     form: Format
     split: int | None = None
     inputs: InputFiles | None = None
+    options: object | None = None
     _written: set[str] = field(default_factory=set)
     _source: Input | None = None
     _target: _Target | None = None
@@ -321,6 +324,7 @@ class DirectoryDestination(Destination):
                 source,
                 self._written,
                 self.inputs,
+                options=self.options,
             )
             self._splitter = _Splitter(self.split)
         assert self._splitter is not None and self._target is not None
@@ -346,6 +350,7 @@ class FileDestination(Destination):
     form: Format
     split: int
     inputs: InputFiles | None = None
+    options: object | None = None
     _written: set[str] = field(default_factory=set)
     _target: _Target | None = None
     _splitter: _Splitter | None = None
@@ -354,7 +359,16 @@ class FileDestination(Destination):
         if self._target is None:
             stem = output_stem(Input(self.path.name, None, relative=self.path.name))
             root = self.path.parent if str(self.path.parent) else Path(".")
-            self._target = _Target(root, stem, self.form, True, source, self._written, self.inputs)
+            self._target = _Target(
+                root,
+                stem,
+                self.form,
+                True,
+                source,
+                self._written,
+                self.inputs,
+                options=self.options,
+            )
             self._splitter = _Splitter(self.split)
         assert self._splitter is not None
         self._target.source = source

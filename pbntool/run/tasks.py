@@ -266,27 +266,34 @@ class ConvertTask:
     check: bool = False
     quiet: bool = False
     marks: bool = False
+    options: object | None = None
+    """The writer's own options (``render``'s ``RenderOptions``); they must pickle."""
+    notes: bool = False
+    """Give the writer each board's findings (a hand record notes a board's errors on it)."""
+    shown: Severity = Severity.WARNING
+    """The least severity printed on stderr."""
 
     def renderer(self) -> Renderer:
         from pbntool.formats.writing import open_fragment_writer
 
         buffer = io.StringIO()
-        writer = open_fragment_writer(self.to, buffer)
-        check, quiet = self.check, self.quiet
+        writer = open_fragment_writer(self.to, buffer, self.options)
+        check, quiet, notes, shown = self.check, self.quiet, self.notes, self.shown
 
         def render(record: Record) -> Entry:
             found = list(validate_record(record) if check else record.diagnostics)
             out = ""
             if record.board is not None:
-                losses = writer.write(record.board, record.file)
+                if notes:
+                    losses = writer.write(record.board, record.file, found)  # type: ignore[call-arg]
+                else:
+                    losses = writer.write(record.board, record.file)
                 found.extend(record.locate(loss) for loss in losses)
                 out = _take(buffer)
             err = ""
             if not quiet:
                 err = "".join(
-                    format_diagnostic(d, OutputFormat.text)
-                    for d in found
-                    if d.severity >= Severity.WARNING
+                    format_diagnostic(d, OutputFormat.text) for d in found if d.severity >= shown
                 )
             return Entry(out, err, record.board is not None, tuple(finding(d) for d in found))
 

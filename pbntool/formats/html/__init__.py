@@ -10,6 +10,7 @@ long for its slot gets a page of its own (``long``).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
@@ -64,6 +65,9 @@ class HtmlWriter:
         self._options = options or RenderOptions()
         self._started = False
         self._count = 0
+        # Ids must be unique in the page when the boards of one page come from several
+        # writers (-j workers): a random token per writer, not a process's object address.
+        self._token = secrets.token_hex(4)
 
     def write(
         self, board: Board, file: str | None = None, findings: Sequence[Diagnostic] = ()
@@ -75,7 +79,7 @@ class HtmlWriter:
         view = board_view(board, findings, travellers=self._options.travellers)
         if _too_long(view, self._options):
             view = _as_long(view)
-        uid = f"{view.number or 'x'}-{self._count}-{id(self) % 10007}"
+        uid = f"{view.number or 'x'}-{self._count}-{self._token}"
         self._stream.write(_render("board.html.j2", b=view, uid=uid))
         return []
 
