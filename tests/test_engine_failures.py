@@ -135,5 +135,8 @@ def test_a_writer_without_fragments_converts_in_one_process(
     result = CliRunner().invoke(app, ["convert", str(path), "--to", "xml", "-j", "2"])
     assert result.exit_code == 0, result.output
     assert result.stdout == "<1:1><2:2><3:3><4:4>END\n"
-    result = CliRunner().invoke(app, ["convert", str(path), "--to", "xml", "-o", f"{tmp_path}/"])
-    assert result.exit_code == 2 and "not available" in result.stderr
+    # -o DIR/: one process too, one writer per output file (WholeFileDestination).
+    out = Path(str(tmp_path)) / "out"
+    result = CliRunner().invoke(app, ["convert", str(path), "--to", "xml", "-o", f"{out}/"])
+    assert result.exit_code == 0, result.output
+    assert [p.read_text() for p in out.iterdir()] == ["<1:1><2:2><3:3><4:4>END\n"]
