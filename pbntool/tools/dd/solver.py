@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from pbntool.model import Doubling, Seat, Side, Strain, Vulnerability
+from pbntool.model import Doubling, Seat, Strain, Vulnerability
 from pbntool.notation import TRICKS_PER_DEAL
-from pbntool.scoring.par import ParContract
+from pbntool.scoring.par import ParContract, ParResult
 
 __all__ = [
     "TABLES_PER_CALL",
@@ -126,25 +126,14 @@ class DDTable:
 
 
 @dataclass(frozen=True, slots=True)
-class Par:
-    """The par result: ``score_ns`` (North-South's view), the contracts that reach it (none
-    when the par is to pass the board out); and DDS's own texts as its test files write them:
-    ``dds_text`` from ``Par`` (``NS -110``, ``EW 110``, ``NS:EW 2S``, ``EW:EW 2S``: the ``PAR``
-    lines) and ``dealer_text`` from ``DealerPar`` (``-110``, ``2S-EW``: the ``PAR2`` lines)."""
+class Par(ParResult):
+    """The par result as DDS gives it (``ParResult``: ``score_ns``, the contracts), with DDS's
+    own texts as its test files write them: ``dds_text`` from ``Par`` (``NS -110``,
+    ``EW 110``, ``NS:EW 2S``, ``EW:EW 2S``: the ``PAR`` lines) and ``dealer_text`` from
+    ``DealerPar`` (``-110``, ``2S-EW``: the ``PAR2`` lines)."""
 
-    score_ns: int
-    contracts: tuple[ParContract, ...]
-    dds_text: tuple[str, str, str, str]
+    dds_text: tuple[str, str, str, str] = ("", "", "", "")
     dealer_text: tuple[str, ...] = ()
-
-    @property
-    def passed_out(self) -> bool:
-        return not self.contracts
-
-    @property
-    def side(self) -> Side:
-        """The side that declares the par contracts (North-South for a pass-out)."""
-        return self.contracts[0].side if self.contracts else Side.NS
 
 
 @dataclass(frozen=True, slots=True)
