@@ -27,6 +27,7 @@ from pbntool.diagnostics import ARC007, DDA008, SRC003, Diagnostic, Severity
 from pbntool.formats import SNIFF_BYTES, Format, detect_format
 from pbntool.model import Contract, Seat
 from pbntool.records import Record
+from pbntool.run.engine import available_cores
 from pbntool.run.guard import guarded
 from pbntool.run.report import Tally
 from pbntool.text.edit import InputFiles, atomic_write, locked_in_place, plain_file_problem
@@ -55,8 +56,14 @@ def dd(
     paths: Paths,
     jobs: Annotated[
         int,
-        typer.Option("--jobs", "-j", min=1, help="Solve boards on this many solver threads."),
-    ] = 1,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=0,
+            help="Solve boards on this many of DDS's own threads (0: one per core).",
+            show_default="0: one per core",
+        ),
+    ] = 0,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="text or JSON lines.")
     ] = OutputFormat.text,
@@ -125,6 +132,7 @@ def dd(
         typer.echo(f"pbntool dd: {error}", err=True)
         raise typer.Exit(EXIT_UNREADABLE) from None
     report = Tally()
+    jobs = jobs or available_cores()  # DDS's batch calls spread over its own threads
     if fill:
         _fill(paths, jobs, force, in_place, output, report, quiet)
     elif contract is not None:
