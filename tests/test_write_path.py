@@ -8,6 +8,7 @@ concurrent ``fix -i`` runs lost one run's changes.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import signal
@@ -248,3 +249,46 @@ def test_in_place_in_a_read_only_directory_is_one_clear_line(tmp_path: Path) -> 
     assert run.code == 2, run.err
     assert "Traceback" not in run.err and "cannot write" in run.err
     assert (folder / "a.pbn").read_bytes() == BROKEN
+
+
+# --- outputs that are not regular files --------------------------------------------------------
+
+
+def test_an_output_to_dev_null_leaves_the_device_in_place(tmp_path: Path) -> None:
+    """-o /dev/null is written to, never replaced: renaming a temporary file over it would put
+    a regular file in place of the device (a benchmark did exactly that once)."""
+    source = tmp_path / "a.pbn"
+    source.write_text(dumps(list(random_boards(3, 2))), encoding="utf-8", newline="")
+    for command in (("convert", "--to", "json"), ("convert", "--to", "pbn"), ("render",)):
+        run = pbntool_run(*command, "-q", "-o", "/dev/null", str(source))
+        assert run.code == 0, run.err
+        assert Path("/dev/null").is_char_device(), command
+
+
+def test_an_output_to_a_named_pipe_is_written_through_it(tmp_path: Path) -> None:
+    source = tmp_path / "a.pbn"
+    source.write_text(dumps(list(random_boards(3, 2))), encoding="utf-8", newline="")
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    # The read end opens at once (no writer yet); it is read until the command ends, so a
+    # command that replaced the pipe instead of writing to it fails here rather than hangs.
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+    process = subprocess.Popen(
+        [*MODULE, "convert", "-q", "--to", "json", "-o", str(pipe), str(source)],
+        stderr=subprocess.PIPE,
+    )
+    data = b""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with contextlib.suppress(BlockingIOError):
+            data += os.read(reader, 65536)
+        if process.poll() is not None:
+            break
+        time.sleep(0.01)
+    with contextlib.suppress(BlockingIOError):
+        data += os.read(reader, 65536)
+    os.close(reader)
+    assert process.wait(timeout=60) == 0
+    lines = data.decode("utf-8").splitlines()
+    assert len(lines) == 2 and all(line.startswith("{") for line in lines)
+    assert pipe.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["a.pbn", "pipe"]

@@ -154,6 +154,16 @@ def _final_target(target: Path) -> Path:
     return target
 
 
+def _is_special(target: Path) -> bool:
+    """Whether ``target`` exists and is neither a regular file nor a directory (a device, a
+    named pipe, a socket): a write goes to it, it is never replaced."""
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
 _pending: set[str] = set()
 """Temporary files being written now (removed if a signal ends the run)."""
 
@@ -173,6 +183,10 @@ class AtomicFile:
     ``binary`` gives a byte stream, else text (``encoding``, line ends as written).  Raises
     ``WriteRefused`` before anything is written when ``target`` is one of ``inputs``, and
     ``OSError`` (the target untouched) when the write fails.
+
+    A target that is not a regular file (``/dev/null``, ``/dev/stdout``, a named pipe) is
+    written to directly: there is no file to replace, and renaming over it would put a
+    regular file in place of the device.
     """
 
     def __init__(
@@ -185,12 +199,16 @@ class AtomicFile:
     ) -> None:
         self.target = _final_target(Path(target))
         check_not_input(self.target, inputs)
-        directory = self.target.parent if str(self.target.parent) else Path(".")
-        handle, self._temporary = tempfile.mkstemp(
-            dir=directory, prefix=f".{_prefix(self.target.name)}.", suffix=".tmp"
-        )
-        _pending.add(self._temporary)
-        self._raw = os.fdopen(handle, "wb")
+        self._temporary: str | None = None
+        if _is_special(self.target):
+            self._raw = open(self.target, "wb")  # noqa: SIM115 - closed by commit or abort
+        else:
+            directory = self.target.parent if str(self.target.parent) else Path(".")
+            handle, self._temporary = tempfile.mkstemp(
+                dir=directory, prefix=f".{_prefix(self.target.name)}.", suffix=".tmp"
+            )
+            _pending.add(self._temporary)
+            self._raw = os.fdopen(handle, "wb")
         self.stream: IO[Any] = (
             self._raw if binary else io.TextIOWrapper(self._raw, encoding=encoding, newline="")
         )
@@ -202,6 +220,9 @@ class AtomicFile:
             return
         try:
             self.stream.flush()
+            if self._temporary is None:  # a device or a pipe: written as it went
+                self.stream.close()
+                return
             os.fsync(self._raw.fileno())
             self.stream.close()
             _replace(Path(self._temporary), self.target)
@@ -213,6 +234,8 @@ class AtomicFile:
         self._done = True
         with contextlib.suppress(OSError, ValueError):
             self.stream.close()
+        if self._temporary is None:
+            return
         _pending.discard(self._temporary)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._temporary)
