@@ -10,7 +10,26 @@ default ``prepend`` import mode puts ``tests/`` on ``sys.path``.
 
 from __future__ import annotations
 
-from pbntool.model import Action, Bid, Call, Card, Deal, Hand, Play, Seat, SectionEnd, Slot, Strain
+import io
+
+from pbntool.diagnostics import Diagnostic
+from pbntool.formats import REGISTRY, Format, load
+from pbntool.formats.writing import open_writer
+from pbntool.model import (
+    Action,
+    Bid,
+    Board,
+    Call,
+    Card,
+    Deal,
+    Hand,
+    Play,
+    Seat,
+    SectionEnd,
+    Slot,
+    Strain,
+)
+from pbntool.records import Record
 
 PASS, DOUBLE = Action.PASS, Action.DOUBLE
 
@@ -65,3 +84,21 @@ PLAY_18 = Play(
     end=SectionEnd.STOP,
 )
 """The first three tricks, West leading, then a claim (``*``)."""
+
+
+def write_and_read(
+    form: Format, board: Board, file: str | None = None
+) -> tuple[list[Record], bytes, list[Diagnostic]]:
+    """One board written by ``form``'s writer and read back by its reader: the records read,
+    the bytes written and the writer's losses (OUT findings)."""
+    spec = REGISTRY[form]
+    stream: io.BytesIO | io.StringIO = io.BytesIO() if spec.binary else io.StringIO()
+    writer = open_writer(form, stream)
+    losses = writer.write(board, file)
+    writer.close()
+    data = stream.getvalue()
+    raw = data.encode() if isinstance(data, str) else data
+    assert spec.reader is not None
+    reader = load(spec.reader)
+    assert callable(reader)
+    return list(reader(io.BytesIO(raw), f"back{spec.output_suffix}")), raw, losses

@@ -490,6 +490,21 @@ def test_progress_bar_only_when_asked_or_on_a_terminal(
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal: Linux")
+def _read_terminal(master: int) -> bytes:
+    """Everything written to a pseudo-terminal until its other side closes (then closed)."""
+    seen = b""
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the other side closed
+            break
+        if not data:
+            break
+        seen += data
+    os.close(master)
+    return seen
+
+
 def test_progress_bar_is_on_by_default_on_a_terminal(tmp_path: Path) -> None:
     import pty
 
@@ -503,16 +518,7 @@ def test_progress_bar_is_on_by_default_on_a_terminal(tmp_path: Path) -> None:
         stderr=slave,
     )
     os.close(slave)
-    seen = b""
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # EIO: the other side closed
-            break
-        if not data:
-            break
-        seen += data
-    os.close(master)
+    seen = _read_terminal(master)
     assert process.wait(timeout=120) == 0
     text = seen.decode(errors="replace")
     assert "30 boards, " in text and "/s" in text  # the bar
@@ -595,16 +601,7 @@ def test_the_bar_on_a_terminal_shows_the_total_and_the_boards(tmp_path: Path) ->
         env={**os.environ, "COLUMNS": "150"},
     )
     os.close(slave)
-    seen = b""
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # EIO: the other side closed
-            break
-        if not data:
-            break
-        seen += data
-    os.close(master)
+    seen = _read_terminal(master)
     assert process.wait(timeout=120) == 0
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen.decode(errors="replace"))
     size = f"{total / 1000:.1f}/{total / 1000:.1f} kB"  # read of the total, full at the end

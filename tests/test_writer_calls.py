@@ -9,13 +9,10 @@ board.
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
 from pbntool.diagnostics import Diagnostic
-from pbntool.formats import REGISTRY, Format, load
-from pbntool.formats.writing import open_writer
+from pbntool.formats import REGISTRY, Format
 from pbntool.model import (
     Action,
     Annotation,
@@ -29,7 +26,7 @@ from pbntool.model import (
     Vulnerability,
 )
 
-from builders import DEAL_18, bid
+from builders import DEAL_18, bid, write_and_read
 
 PASS = Action.PASS
 ROUND_TRIP = tuple(
@@ -78,17 +75,7 @@ CASES = {
 
 
 def _write(form: Format, board: Board) -> tuple[list[Board], list[Diagnostic]]:
-    spec = REGISTRY[form]
-    stream: io.BytesIO | io.StringIO = io.BytesIO() if spec.binary else io.StringIO()
-    writer = open_writer(form, stream)
-    losses = writer.write(board, "calls.pbn")
-    writer.close()
-    data = stream.getvalue()
-    raw = data.encode() if isinstance(data, str) else data
-    assert spec.reader is not None
-    reader = load(spec.reader)
-    assert callable(reader)
-    records = list(reader(io.BytesIO(raw), f"back{spec.output_suffix}"))
+    records, _, losses = write_and_read(form, board, "calls.pbn")
     return [r.board for r in records if r.board is not None and r.board.deal == board.deal], losses
 
 

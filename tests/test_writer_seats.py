@@ -8,7 +8,6 @@ keep the tricks their reader seats right and drop the rest with an OUT finding (
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 from dataclasses import replace
@@ -17,9 +16,8 @@ from pathlib import Path
 import pytest
 
 from pbntool.diagnostics import Diagnostic
-from pbntool.formats import REGISTRY, Format, load
+from pbntool.formats import REGISTRY, Format
 from pbntool.formats import pbn as pbn_format
-from pbntool.formats.writing import open_writer
 from pbntool.model import (
     Annotation,
     Auction,
@@ -35,7 +33,7 @@ from pbntool.model import (
     Vulnerability,
 )
 
-from builders import CALLS_18, DEAL_18, PLAY_18
+from builders import CALLS_18, DEAL_18, PLAY_18, write_and_read
 
 ROOT = Path(__file__).resolve().parent.parent
 IRREGULAR = ROOT / "fixtures/pbn/valid/irregularities_marked.pbn"
@@ -91,17 +89,7 @@ def _seats(board: Board) -> dict[Card, Seat]:
 
 
 def _round_trip(form: Format, board: Board) -> tuple[Board, list[Diagnostic]]:
-    spec = REGISTRY[form]
-    stream: io.BytesIO | io.StringIO = io.BytesIO() if spec.binary else io.StringIO()
-    writer = open_writer(form, stream)
-    losses = writer.write(board)
-    writer.close()
-    data = stream.getvalue()
-    raw = data.encode() if isinstance(data, str) else data
-    assert spec.reader is not None
-    reader = load(spec.reader)
-    assert callable(reader)
-    records = list(reader(io.BytesIO(raw), f"x{spec.output_suffix}"))
+    records, raw, losses = write_and_read(form, board)
     assert len(records) == 1, (form, raw[:300])
     back: Board = records[0].board
     return back, losses
