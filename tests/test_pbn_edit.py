@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pbntool.formats.pbn import iter_records
 from pbntool.formats.pbn.decode import SourceMap
 from pbntool.formats.pbn.edit import GameSpans
-from pbntool.text.lines import Edit, EditKind, edit_bytes
+from pbntool.text.lines import Edit, EditKind, LineEditor, Refusal
 
 GAME = '[Event "Café"]\n[Board "1"] [Dealer "N"]\n[Note "x"]\n'
 
@@ -22,6 +22,15 @@ def _spans(data: bytes) -> GameSpans:
     record = next(r for r in iter_records(io.BytesIO(data), "x.pbn") if r.board is not None)
     assert isinstance(record.locator, SourceMap)
     return GameSpans(record.locator)
+
+
+def edit_bytes(data: bytes, groups: list[list[Edit]]) -> tuple[bytes, list[Refusal]]:
+    """``data`` with each group of edits (in file order) applied, and the groups refused."""
+    out = io.BytesIO()
+    editor = LineEditor(io.BytesIO(data), out)
+    refused = [refusal for group in groups if (refusal := editor.apply(group)) is not None]
+    editor.finish()
+    return out.getvalue(), refused
 
 
 def apply_edits(data: bytes, edits: list[Edit]) -> bytes:

@@ -27,18 +27,17 @@ from __future__ import annotations
 
 import bisect
 import codecs
-import io
 import itertools
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import BinaryIO
 
 from pbntool.text.source import line_codec, sniff_utf16
 
-__all__ = ["Edit", "EditKind", "LineEditor", "Refusal", "edit_bytes"]
+__all__ = ["Edit", "EditKind", "LineEditor", "Refusal"]
 
 CHUNK_SIZE = 1 << 20
 _EOL = re.compile(r"\r\n|\r|\n")
@@ -449,12 +448,3 @@ def _overlap(edits: list[Edit]) -> str | None:
             if start < end:
                 return f"two changes overlap on line {line}"
     return None
-
-
-def edit_bytes(data: bytes, groups: Iterable[Sequence[Edit]]) -> tuple[bytes, list[Refusal]]:
-    """``data`` with each group of edits (in file order) applied, and the groups refused."""
-    out = io.BytesIO()
-    editor = LineEditor(io.BytesIO(data), out)
-    refused = [refusal for group in groups if (refusal := editor.apply(group)) is not None]
-    editor.finish()
-    return out.getvalue(), refused
