@@ -40,29 +40,45 @@ def with_travellers(
     scored = forced is not None or names_a_method(played)
     run = run_scores(played, forced if scored else _RESULTS_ONLY) if played else None
     scores = run.scores if run is not None else None
-    drawn: set[int] = set()
+    if scores is None:
+        yield from ((record, record.board) for record in held)
+        return
+    drawn = _first_tables(held, games, scores)
+    # The boards that get the computed traveller, annotated in one pass.
+    keyed = [
+        (game.key, board)
+        for record, game in zip(held, games, strict=True)
+        if game is not None and (board := record.board) is not None and id(record) in drawn
+        and (scored or not _has_traveller(board))
+    ]  # fmt: skip
+    annotated = dict(annotate_boards(keyed, scores))
     for record, game in zip(held, games, strict=True):
-        yield record, _board_to_draw(record, game, scores, scored, drawn)
+        board = record.board
+        if board is None or game is None or scores.board(game.key) is None:
+            yield record, board
+        elif id(record) not in drawn:
+            yield record, None
+        elif game.key in annotated:
+            tables = annotated[game.key].tables
+            kept = tuple(table for table in tables if table.name != "TotalScoreTable")
+            yield record, dataclasses.replace(board, tables=kept)
+        else:
+            yield record, board  # the file's own traveller, when there is nothing to score
 
 
-def _board_to_draw(
-    record: Record,
-    game: GameEntry | None,
-    scores: EventScores | None,
-    scored: bool,
-    drawn: set[int],
-) -> Board | None:
-    board = record.board
-    if board is None or game is None or scores is None:
-        return board
-    results = scores.board(game.key)
-    if results is None:
-        return board
-    if id(results) in drawn:
-        return None
-    drawn.add(id(results))
-    if not scored and any(table.name == "ScoreTable" and table.rows for table in board.tables):
-        return board  # the file's own traveller, when there is nothing to score
-    [(_, annotated)] = list(annotate_boards([(game.key, board)], scores))
-    tables = tuple(table for table in annotated.tables if table.name != "TotalScoreTable")
-    return dataclasses.replace(board, tables=tables)
+def _first_tables(
+    records: list[Record], games: list[GameEntry | None], scores: EventScores
+) -> set[int]:
+    """The records (by ``id``) that draw their board: the first table of each board."""
+    seen: set[int] = set()
+    first: set[int] = set()
+    for record, game in zip(records, games, strict=True):
+        results = scores.board(game.key) if game is not None else None
+        if results is not None and id(results) not in seen:
+            seen.add(id(results))
+            first.add(id(record))
+    return first
+
+
+def _has_traveller(board: Board) -> bool:
+    return any(table.name == "ScoreTable" and table.rows for table in board.tables)
