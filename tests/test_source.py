@@ -9,7 +9,7 @@ import codecs
 import io
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pbntool.text import source
@@ -40,6 +40,9 @@ documents = st.lists(st.tuples(line_bytes, line_ends), max_size=30).map(
 @settings(max_examples=300, deadline=None)
 @given(data=documents, size=st.integers(min_value=1, max_value=17))
 def test_any_chunk_size_gives_the_same_text(data: bytes, size: int) -> None:
+    # A head of NULs in the ASCII pattern is read as UTF-16 (tested below): the line-by-line
+    # reference here is for byte encodings.
+    assume(source.sniff_utf16(data[:4]) is None)
     whole_chunks, whole_events = decoded(data)
     original = source.CHUNK_SIZE
     source.CHUNK_SIZE = size
