@@ -7,21 +7,63 @@ A command reads its options, calls the library, renders, and picks the exit code
 from __future__ import annotations
 
 import gc
+import importlib
 import sys
-from typing import Annotated
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from pbntool import __version__
-from pbntool.cli import convert, dd, dedupe, fix, render, score, select, show, stats, validate
-from pbntool.cli.common import app, silence_stdout
+from pbntool.cli.common import app as _app
+from pbntool.cli.common import silence_stdout
 from pbntool.run.report import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED
 from pbntool.text.edit import exit_on_signals
 
-__all__ = ["app", "main"]
+if TYPE_CHECKING:
+    app = _app
 
-COMMANDS = (validate, convert, score, show, fix, select, dedupe, stats, dd, render)
-"""The modules whose import registers their command on ``app``."""
+__all__ = ["COMMANDS", "app", "load_commands", "main"]
+
+COMMANDS = (
+    "validate",
+    "convert",
+    "score",
+    "show",
+    "fix",
+    "select",
+    "dedupe",
+    "stats",
+    "dd",
+    "render",
+)
+"""The commands, in the order ``--help`` lists them; each is registered on the app by the
+import of ``pbntool.cli.<name>``."""
+
+
+def load_commands(names: Sequence[str] = COMMANDS) -> typer.Typer:
+    """The app with these commands registered (importing a command's module registers it)."""
+    for name in names:
+        importlib.import_module(f"pbntool.cli.{name}")
+    return _app
+
+
+def __getattr__(name: str) -> typer.Typer:
+    # ``from pbntool.cli import app`` gives the whole app; ``main`` loads only what it runs.
+    if name == "app":
+        return load_commands()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _commands_needed(argv: Sequence[str]) -> Sequence[str]:
+    """The commands a command line can run: the one it names, none for ``--version``, all
+    for anything else (``--help``, a typo typer must answer with the list)."""
+    first = argv[1] if len(argv) > 1 else ""
+    if first in COMMANDS:
+        return (first,)
+    if first == "--version":
+        return ()
+    return COMMANDS
 
 
 EXTRAS = (
@@ -54,7 +96,7 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback(invoke_without_command=True)
+@_app.callback(invoke_without_command=True)
 def _options(
     context: typer.Context,
     version: Annotated[
@@ -84,7 +126,8 @@ def main() -> None:
     gc.set_threshold(100_000, 50, 100)
     exit_on_signals()  # SIGTERM/SIGHUP unwind like an error: no temporary file is left
     try:
-        app()
+        # Importing every command costs a third of a second of start-up; a run needs one.
+        load_commands(_commands_needed(sys.argv))()
     except BrokenPipeError:
         silence_stdout()
         sys.exit(EXIT_CLOSED_PIPE)

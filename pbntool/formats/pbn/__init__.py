@@ -18,6 +18,7 @@ from typing import BinaryIO, TextIO
 
 from pbntool.diagnostics import INT001, SRC004, SRC005, SRC006, SRC009, Diagnostic
 from pbntool.formats.pbn.decode import FileContext, SourceMap, decode_game
+from pbntool.formats.pbn.fast import LazySource, read_fast
 from pbntool.formats.pbn.reader import (
     GameBlock,
     RawGame,
@@ -55,13 +56,14 @@ _TEXT_PROBLEMS_LF = re.compile(rf"(?m)^[^\n]{{255,}}|{_CONTROL}")
 _CONTROL_CHARACTER = re.compile(_CONTROL)
 
 
-def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
+def iter_records(stream: BinaryIO, name: str = "<stdin>", *, fast: bool = True) -> Iterator[Record]:
     """Read a PBN byte stream one game at a time (memory bounded by the largest game).
 
     Yields a ``Record`` per game, in file order, plus records with ``board`` None for
-    findings that belong to no game (encoding notes, text after the last game).
+    findings that belong to no game (encoding notes, text after the last game).  ``fast``
+    False makes every game take the detailed path (the records are the same; tests compare).
     """
-    yield from read_pieces(iter_pieces(stream, name), FileContext(name))
+    yield from read_pieces(iter_pieces(stream, name), FileContext(name), fast=fast)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +97,12 @@ def iter_pieces(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Piece]:
     yield from text.events[reported:]
 
 
-def read_pieces(pieces: Iterable[Piece], context: FileContext) -> Iterator[Record]:
+def read_pieces(
+    pieces: Iterable[Piece], context: FileContext, *, fast: bool = True
+) -> Iterator[Record]:
     """The records of consecutive pieces of one file; ``context`` carries what one game
-    passes on to the next (inheritance, version, export) and is updated in place."""
+    passes on to the next (inheritance, version, export) and is updated in place.  A
+    well-formed game takes the fast path (``fast.read_fast``) unless ``fast`` is False."""
     name = context.name
     limit = max_game_chars()
     for piece in pieces:
@@ -105,8 +110,13 @@ def read_pieces(pieces: Iterable[Piece], context: FileContext) -> Iterator[Recor
             yield encoding_record(piece, name)
             continue
         context.lf_only = piece.lf_only
-        if len(piece.block.text) > limit:
-            yield _oversized(piece.block, name, limit)
+        block = piece.block
+        if len(block.text) > limit:
+            yield _oversized(block, name, limit)
+            continue
+        board = read_fast(block, context) if fast else None
+        if board is not None:
+            yield Record(board, (), name, block.first_line, LazySource(block))
             continue
         try:
             records = _read_block(piece.block, context)

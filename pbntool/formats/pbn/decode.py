@@ -76,7 +76,15 @@ from pbntool.notation import CARDS_PER_HAND
 from pbntool.rules import auction_outcome
 from pbntool.text.source import LineIndex
 
-__all__ = ["DecodedGame", "FileContext", "SourceMap", "decode_game"]
+__all__ = [
+    "DecodedGame",
+    "FileContext",
+    "SourceMap",
+    "decode_game",
+    "decode_side_number",
+    "is_end_position",
+    "tricks_by_seat",
+]
 
 # Tag(...) costs a Python-level __new__; the hot loop builds the tuple directly.
 _new_tag = functools.partial(tuple.__new__, Tag)
@@ -361,10 +369,10 @@ def _build_board(game: _Game, commentary: tuple[Comment, ...]) -> Board:
     _report(game, problems, "Score")
     for name in ("ScoreIMP", "ScoreMP", "ScorePercentage", "OptimumScore"):
         if name in game.resolved:
-            _report(game, _decode_side_number(name, game.resolved[name]), name)
+            _report(game, decode_side_number(name, game.resolved[name]), name)
     for name in SUPPLEMENTAL_CHECKS.keys() & game.resolved.keys():
         _report(game, check_supplemental(name, game.resolved[name]), name)
-    play = _decode_play(game, _is_end_position(deal, contract))
+    play = _decode_play(game, is_end_position(deal, contract))
     auction_notes, play_notes = _attach_notes(game, auction, play)
     if auction is not None and auction_notes:
         auction = dataclasses.replace(auction, notes=tuple(auction_notes))
@@ -388,7 +396,7 @@ def _build_board(game: _Game, commentary: tuple[Comment, ...]) -> Board:
     )
 
 
-def _is_end_position(deal: Deal | None, contract: Contract | None) -> bool:
+def is_end_position(deal: Deal | None, contract: Contract | None) -> bool:
     """Fewer than 13 cards in each known hand, or a denomination-only contract (PBN §11)."""
     if contract is not None and contract.level is None and contract.strain is not None:
         return True
@@ -399,7 +407,7 @@ def _is_end_position(deal: Deal | None, contract: Contract | None) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def _decode_side_number(name: str, value: str) -> values.Problems:
+def decode_side_number(name: str, value: str) -> values.Problems:
     """ScoreIMP/ScoreMP/ScorePercentage/OptimumScore: side-score forms, decimals allowed."""
     text = value.strip()
     if text in values.UNKNOWN_VALUES:
@@ -474,7 +482,7 @@ def _check_prerequisites(game: _Game, section: RawTag, needed: tuple[str, ...]) 
         )
 
 
-def _decode_play(game: _Game, board_is_end_position: bool) -> Play | None:
+def _decode_play(game: _Game, boardis_end_position: bool) -> Play | None:
     raw_tag = game.first.get("Play")
     if raw_tag is None:
         return None
@@ -486,14 +494,14 @@ def _decode_play(game: _Game, board_is_end_position: bool) -> Play | None:
     if first is None:
         return None
     # An end position (PBN §11) has a denomination-only contract and needs no declarer.
-    needed = ("Deal", "Contract") if board_is_end_position else ("Deal", "Contract", "Declarer")
+    needed = ("Deal", "Contract") if boardis_end_position else ("Deal", "Contract", "Declarer")
     _check_prerequisites(game, raw_tag, needed)
     data = decode_play_data(raw_tag.data or [])
     game.diagnostics.extend(data.diagnostics)
     if not data.slots:
         game.diagnostics.append(PBN131.at(("offset", raw_tag.offset)))
     game.source.play, game.source.play_first = data, first
-    tricks = _tricks_by_seat(data.slots, first)
+    tricks = tricks_by_seat(data.slots, first)
     seats = [first.next(step) for step in range(4)]
     annotations = tuple(
         sorted(
@@ -505,7 +513,7 @@ def _decode_play(game: _Game, board_is_end_position: bool) -> Play | None:
     return Play(first, tuple(tricks), data.end, annotations, (), tuple(data.comments))
 
 
-def _tricks_by_seat(slots: list[Slot], first: Seat) -> list[tuple[Slot, Slot, Slot, Slot]]:
+def tricks_by_seat(slots: list[Slot], first: Seat) -> list[tuple[Slot, Slot, Slot, Slot]]:
     """Cut column-ordered slots into tricks of four, re-indexed by seat (N, E, S, W)."""
     padded = slots + [None] * (-len(slots) % 4)
     # Column j holds seat first+j, so seat s is column (s - first) mod 4.

@@ -16,7 +16,7 @@ from pbntool.formats.pbn.reader import RawGame, RawTag
 from pbntool.formats.pbn.tags import MANDATORY_TAGS, TABLE_TAGS
 from pbntool.model import Board
 
-__all__ = ["check_export"]
+__all__ = ["check_export", "export_board_problems", "plain_export_lines"]
 
 _MANDATORY_ORDER = {name: index for index, name in enumerate(MANDATORY_TAGS)}
 _TOKENS = re.compile(r"\S+")
@@ -45,6 +45,11 @@ def check_export(
     return found
 
 
+def export_board_problems(board: Board, resolved: dict[str, str]) -> bool:
+    """Whether the board breaks an export rule that needs no source text (tag order, values)."""
+    return bool(_check_order(board, ("offset", 0)) or _check_values(board, resolved))
+
+
 def _check_sections(raw: RawGame) -> list[Diagnostic]:
     """Single spaces and at most four calls or cards per line in the auction and play."""
     found: list[Diagnostic] = []
@@ -60,7 +65,7 @@ def _check_sections(raw: RawGame) -> list[Diagnostic]:
 def _section_problem(tag: RawTag) -> tuple[int, str] | None:
     item = "calls" if tag.name == "Auction" else "cards"
     for kind, text, offset, _comment in tag.data or []:
-        if kind != "data" or _plain_export_lines(text):
+        if kind != "data" or plain_export_lines(text):
             continue
         start = 0
         for line in text.split("\n"):
@@ -77,7 +82,7 @@ def _section_problem(tag: RawTag) -> tuple[int, str] | None:
 _PLAIN_SECTION = re.compile(r"(?:\S+(?: \S+){0,3} *\n)*(?:\S+(?: \S+){0,3} *)?")
 
 
-def _plain_export_lines(text: str) -> bool:
+def plain_export_lines(text: str) -> bool:
     """True when every line has at most four single-spaced tokens (the usual case), so the
     careful per-token scan can be skipped."""
     return _PLAIN_SECTION.fullmatch(text) is not None

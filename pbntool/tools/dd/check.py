@@ -9,8 +9,8 @@ cannot be read is DDA005; par that cannot be computed (no vulnerability or deale
 from __future__ import annotations
 
 from pbntool.diagnostics import DDA001, DDA002, DDA003, DDA004, DDA005, DDA007, Diagnostic
-from pbntool.formats.pbn.decode import SourceMap
 from pbntool.formats.pbn.edit import GameSpans
+from pbntool.formats.pbn.fast import source_map
 from pbntool.model import Board, Contract, Seat, Strain, Table, Vulnerability
 from pbntool.records import Record
 from pbntool.scoring import board_dealer, board_vulnerability, score_ns
@@ -154,9 +154,10 @@ def _check_result_table(record: Record, board: Board, table: DDTable) -> list[Di
 
 def _row_offsets(record: Record, width: int) -> list[int]:
     """The offset of each row's first element in a PBN game (none for other formats)."""
-    if not isinstance(record.locator, SourceMap) or width < 1:
+    source = source_map(record.locator)
+    if source is None or width < 1:
         return []
-    elements = GameSpans(record.locator).element_offsets("OptimumResultTable")
+    elements = GameSpans(source).element_offsets("OptimumResultTable")
     return elements[::width]
 
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from pbntool.diagnostics import DDA007, DDA009, INT001, Diagnostic
 from pbntool.formats.pbn import iter_records
-from pbntool.formats.pbn.decode import SourceMap
 from pbntool.formats.pbn.edit import GameSpans
+from pbntool.formats.pbn.fast import source_map
 from pbntool.records import Record
 from pbntool.text.lines import Edit, LineEditor
 from pbntool.tools.dd.boards import analysis_of, table_jobs
@@ -48,11 +48,12 @@ class FillResult:
 def fill_record(record: Record, analysis: DDAnalysis, *, force: bool = False) -> FillResult:
     """The edits that write ``analysis`` into the record's game (a PBN record)."""
     board = record.board
-    if board is None or not isinstance(record.locator, SourceMap):
+    source = source_map(record.locator)
+    if board is None or source is None:
         return FillResult((), ())
     if has_annotations(board) and not force:
         return FillResult((), (), skipped=True)
-    spans = GameSpans(record.locator)
+    spans = GameSpans(source)
     values = {"DoubleDummyTricks": double_dummy_tricks(analysis.table)}
     diagnostics: list[Diagnostic] = []
     if analysis.par is not None:
@@ -140,7 +141,7 @@ class PbnFiller:
     def records(self) -> Iterator[tuple[Record, list[Diagnostic]]]:
         out = io.BytesIO()
         editor = LineEditor(io.BytesIO(self.original), out)
-        stream = iter_records(io.BytesIO(self.original), self.name)
+        stream = iter_records(io.BytesIO(self.original), self.name, fast=False)
         for record, outcome in solve_in_order(self._jobs(table_jobs(stream)), self.workers):
             found: list[Diagnostic] = []
             board = record.board

@@ -18,6 +18,7 @@ from pbntool.diagnostics import FIX008, FIX009, FIX011, Diagnostic
 from pbntool.formats.pbn import iter_records
 from pbntool.formats.pbn.decode import SourceMap
 from pbntool.formats.pbn.edit import Placed, insertion, tag_key, value_edit, value_span
+from pbntool.formats.pbn.fast import source_map
 from pbntool.formats.pbn.reader import GameBlock, RawTag
 from pbntool.formats.pbn.sections import decode_note, note_references
 from pbntool.formats.pbn.tags import TABLE_TAGS
@@ -113,7 +114,7 @@ def fix_pbn(
     run = _Run(name, only, form, event_scores)
     with closing(open_input()) as raw, closing(open_input()) as readable:
         editor = LineEditor(raw, out)
-        for block in _blocks(iter_records(readable, name), run):
+        for block in _blocks(iter_records(readable, name, fast=False), run):
             changes = _plan_block(block, run)
             for change in sorted(changes, key=lambda c: c.key):
                 _apply(editor, change, run)
@@ -155,8 +156,8 @@ def _blocks(records: Iterable[Record], run: _Run) -> Iterator[list[Record]]:
     group: list[Record] = []
     block: GameBlock | None = None
     for record in records:
-        source = record.locator
-        if record.board is None or not isinstance(source, SourceMap) or source.raw is None:
+        source = source_map(record.locator)
+        if record.board is None or source is None or source.raw is None:
             run.reported.extend(
                 ((d.line or 0, -1, 0, 0), d) for d in record.diagnostics if d.code in _PASSED_ON
             )
@@ -183,15 +184,15 @@ def _plan_block(records: list[Record], run: _Run) -> list[Change]:
 def _first_tag(record: Record | None) -> RawTag | None:
     if record is None:
         return None
-    source = record.locator
-    assert isinstance(source, SourceMap) and source.raw is not None
+    source = source_map(record.locator)
+    assert source is not None and source.raw is not None
     return source.raw.tags[0] if source.raw.tags else None
 
 
 def plan_game(record: Record, run: _Run, game: int, next_game: RawTag | None) -> list[Change]:
     """Every change one game needs, placed in its text."""
-    board, source = record.board, record.locator
-    assert board is not None and isinstance(source, SourceMap) and source.raw is not None
+    board, source = record.board, source_map(record.locator)
+    assert board is not None and source is not None and source.raw is not None
     fixes = derive_fixes(board, only=run.only, score_form=run.score_form)
     if run.event_scores is not None:
         scores = run.event_scores(record)

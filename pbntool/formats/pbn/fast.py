@@ -1,0 +1,302 @@
+"""The fast path of the PBN reader: a well-formed game read with a few regexes.
+
+Most games in real files are well formed: one tag pair per line, section data only after
+Auction and Play, no commentary, and values the decoders read without a problem.  For such a
+game the detailed path (``reader.parse_block`` with the Lark grammar, then
+``decode.decode_game``) finds nothing, and building its token stream, tag objects and source
+map is most of the cost of reading.  ``read_fast`` recognises such a game and builds the
+``Board`` directly with the same value decoders; the moment anything would be a finding of
+the reader, it declines (returns None) and the game takes the detailed path.  The board is
+then the one the detailed path builds and there is no finding to differ, so both paths give
+identical records; ``tests/test_pbn_fast.py`` checks that over the corpus and the fuzz seeds.
+
+Positions are needed only when the Laws checks find something: the record's locator
+(``LazySource``) runs the detailed path for that one game when first asked.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from pbntool.diagnostics import Path
+from pbntool.formats.pbn import values
+from pbntool.formats.pbn.decode import (
+    FileContext,
+    SourceMap,
+    decode_game,
+    decode_side_number,
+    is_end_position,
+    tricks_by_seat,
+)
+from pbntool.formats.pbn.exportcheck import export_board_problems, plain_export_lines
+from pbntool.formats.pbn.reader import GameBlock, parse_block
+from pbntool.formats.pbn.sections import decode_auction_data, decode_play_data
+from pbntool.formats.pbn.supplemental import SUPPLEMENTAL_CHECKS, check_supplemental
+from pbntool.formats.pbn.tags import (
+    FORBIDDEN_INHERITANCE,
+    KNOWN_TAGS,
+    MANDATORY_TAGS,
+    MANDATORY_TAGS_V1,
+    TABLE_TAGS,
+)
+from pbntool.model import Auction, Board, Play, Result, Seat, Tag
+from pbntool.rules import auction_outcome
+from pbntool.text.source import LineIndex
+
+__all__ = ["LazySource", "read_fast", "source_map"]
+
+# A tag pair alone on its line (spaces, no tab, around its parts), a value with no escape and
+# no control character; or a line of section data (no character that starts anything else,
+# no tab, not starting with a blank).  A game is taken only when it is made of these lines.
+_TAG_LINE = r'\[ *[A-Za-z0-9_]+ *"[^"\\\x00-\x1f\x7f]*" *\] *(?:\n|\Z)'
+_DATA_LINE = r'[^\[\]{};"%\s\x7f][^\[\]{};"%\x00-\x1f\x7f]*(?:\n|\Z)'
+_WELL_FORMED = re.compile(rf"(?:{_TAG_LINE}|{_DATA_LINE})*")
+_ITEMS = re.compile(r'\[ *([A-Za-z0-9_]+) *"([^"]*)" *\] *\n?|((?:[^\[][^\n]*(?:\n|\Z))+)')
+_LONG_LINE = re.compile(r"(?m)^[^\n]{254,}")
+
+_new_tag = functools.partial(tuple.__new__, Tag)
+# Tags whose value the fast path reads (the others are text, or have their own decoders
+# below); any other known tag is kept as text, any table or Note takes the detailed path.
+_DATES = ("Date", "EventDate", "UTCDate")
+_SIDE_NUMBERS = ("ScoreIMP", "ScoreMP", "ScorePercentage", "OptimumScore")
+_SECTIONS = {"Auction": ("Dealer",), "Play": ("Deal", "Contract", "Declarer")}
+_DETAILED_TAGS = TABLE_TAGS | {"Note"}
+
+
+class _Decline(Exception):
+    """Something in this game would be a finding of the reader: take the detailed path."""
+
+
+def read_fast(block: GameBlock, context: FileContext) -> Board | None:
+    """The board of a well-formed game, or None when the detailed path must read it.
+
+    ``context`` is updated as the detailed path would update it, and only when a board is
+    returned."""
+    text = block.text
+    if block.unclosed_braces or block.runaway_comments or context.defaults:
+        return None
+    if context.pending_commentary or (
+        context.export and context.lf_only and not context.lf_reported
+    ):
+        return None
+    if _WELL_FORMED.fullmatch(text) is None or _LONG_LINE.search(text, 0) is not None:
+        return None
+    try:
+        tags, resolved, sections = _read_items(text, context)
+        if not tags:
+            return None
+        board = _build(tags, resolved, sections, context)
+    except _Decline:
+        return None
+    context.last_values.update(resolved)
+    return board
+
+
+def _read_items(
+    text: str, context: FileContext
+) -> tuple[list[Tag], dict[str, str], dict[str, tuple[int, str]]]:
+    """The tags in order, their values by name (``#`` resolved to the previous game's value,
+    PBN §6), and each section's position and data."""
+    tags: list[Tag] = []
+    resolved: dict[str, str] = {}
+    sections: dict[str, tuple[int, str]] = {}
+    last = ""
+    for name, value, data in _ITEMS.findall(text):
+        if data:
+            if last not in _SECTIONS:
+                raise _Decline  # stray data, or data of a tag that holds none
+            sections[last] = (len(tags) - 1, data)
+            continue
+        if name in resolved or name not in KNOWN_TAGS or name in _DETAILED_TAGS:
+            raise _Decline
+        written = None
+        if value[:1] == "#":
+            written, value = value, _previous_value(name, value, context)
+        resolved[name] = value
+        tags.append(_new_tag((name, value, (), written, False, False)))
+        last = name
+        if name in _SECTIONS:
+            sections[name] = (len(tags) - 1, "")
+    return tags, resolved, sections
+
+
+def _previous_value(name: str, value: str, context: FileContext) -> str:
+    """The value ``#`` stands for; a ``##`` default, or a ``#`` that is a finding, declines."""
+    previous = context.last_values.get(name)
+    if value != "#" or previous is None or name in FORBIDDEN_INHERITANCE:
+        raise _Decline  # PBN113, PBN114, PBN132, or a default to remember
+    return previous
+
+
+def _build(
+    tags: list[Tag],
+    resolved: dict[str, str],
+    sections: dict[str, tuple[int, str]],
+    context: FileContext,
+) -> Board:
+    get = resolved.get
+    number, problems = values.decode_board_number(get("Board", ""))
+    dealer, problems2 = values.decode_seat(get("Dealer", ""), "Dealer")
+    vulnerability, problems3 = values.decode_vulnerable(get("Vulnerable", ""))
+    contract, problems4 = values.decode_contract(get("Contract", ""))
+    declarer_text = get("Declarer", "").strip()
+    declarer, problems5 = values.decode_seat(declarer_text.lstrip("^"), "Declarer")
+    score, problems6 = values.decode_score("Score", get("Score", ""))
+    if problems or problems2 or problems3 or problems4 or problems5 or problems6:
+        raise _Decline
+    deal, deal_problems, _ = values.decode_deal(get("Deal", ""))
+    if deal_problems:
+        raise _Decline
+    _check_other_values(resolved)
+    version = context.version
+    mandatory = MANDATORY_TAGS_V1 if version is not None and version < (2, 0) else MANDATORY_TAGS
+    for name in mandatory:
+        if name not in resolved:
+            raise _Decline
+    auction = _auction(tags, resolved, sections, dealer)
+    if declarer is None and auction is not None and "Declarer" not in resolved:
+        declarer_for_result = auction_outcome(auction).declarer
+    else:
+        declarer_for_result = declarer
+    tricks, irregular, problems = values.decode_result(get("Result", ""), declarer_for_result)
+    if problems:
+        raise _Decline
+    play = _play(tags, resolved, sections, is_end_position(deal, contract))
+    board = Board(
+        tags=tuple(tags),
+        number=number,
+        dealer=dealer,
+        vulnerability=vulnerability,
+        deal=deal,
+        auction=auction,
+        play=play,
+        contract=contract,
+        declarer=declarer,
+        declarer_irregular=declarer_text.startswith("^"),
+        result=None if tricks is None else Result(tricks, irregular),
+        score=score,
+    )
+    if context.export and (
+        export_board_problems(board, resolved)
+        or not all(plain_export_lines(data) for _, data in sections.values())
+    ):
+        raise _Decline
+    return board
+
+
+def _check_other_values(resolved: dict[str, str]) -> None:
+    for name in _DATES:
+        if name in resolved and values.decode_date(name, resolved[name]):
+            raise _Decline
+    for name in _SIDE_NUMBERS:
+        if name in resolved and decode_side_number(name, resolved[name]):
+            raise _Decline
+    for name in SUPPLEMENTAL_CHECKS.keys() & resolved.keys():
+        if check_supplemental(name, resolved[name]):
+            raise _Decline
+
+
+def _section_seat(resolved: dict[str, str], name: str) -> Seat:
+    seat, problems = values.decode_seat(resolved[name], name)
+    if problems or seat is None:
+        raise _Decline
+    return seat
+
+
+def _after(tags: list[Tag], index: int, needed: tuple[str, ...]) -> None:
+    """PBN124: the tags a section needs come before it."""
+    before = {tag.name for tag in tags[:index]}
+    if not before.issuperset(needed):
+        raise _Decline
+
+
+def _auction(
+    tags: list[Tag],
+    resolved: dict[str, str],
+    sections: dict[str, tuple[int, str]],
+    dealer: Seat | None,
+) -> Auction | None:
+    if "Auction" not in resolved:
+        return None
+    first = _section_seat(resolved, "Auction")
+    index, text = sections["Auction"]
+    _after(tags, index, _SECTIONS["Auction"])
+    data = decode_auction_data([("data", text, 0, None)] if text else [])
+    if data.diagnostics or data.references or data.placeholders:
+        raise _Decline
+    if dealer is not None and first is not dealer:
+        raise _Decline  # PBN123
+    return Auction(
+        first,
+        tuple(data.calls),
+        data.end,
+        tuple(sorted(data.annotations.items())),
+        (),
+        tuple(data.comments),
+    )
+
+
+def _play(
+    tags: list[Tag],
+    resolved: dict[str, str],
+    sections: dict[str, tuple[int, str]],
+    board_is_end_position: bool,
+) -> Play | None:
+    if "Play" not in resolved:
+        return None
+    first = _section_seat(resolved, "Play")
+    index, text = sections["Play"]
+    needed = _SECTIONS["Play"][:2] if board_is_end_position else _SECTIONS["Play"]
+    _after(tags, index, needed)
+    data = decode_play_data([("data", text, 0, None)] if text else [])
+    if data.diagnostics or data.references or not data.slots:
+        raise _Decline  # among them PBN139 and PBN131, a play with no card
+    seats = [first.next(step) for step in range(4)]
+    annotations = tuple(
+        sorted(
+            ((index // 4, seats[index % 4]), annotation)
+            for index, annotation in data.annotations.items()
+        )
+    )
+    tricks = tricks_by_seat(data.slots, first)
+    return Play(first, tuple(tricks), data.end, annotations, (), tuple(data.comments))
+
+
+class LazySource:
+    """The locator of a game read on the fast path: positions come from the detailed path's
+    source map, built for this game only when a finding must be placed."""
+
+    __slots__ = ("_block", "_lines", "_source")
+
+    def __init__(self, block: GameBlock) -> None:
+        self._block = block
+        self._source: SourceMap | None = None
+        self._lines: LineIndex | None = None
+
+    def resolve(self) -> SourceMap:
+        """The detailed path's source map of this game."""
+        if self._source is None:
+            decoded = decode_game(parse_block(self._block), FileContext("<fast path>"))
+            assert decoded is not None, "a game read on the fast path has tags"
+            self._source = decoded.source
+        return self._source
+
+    def offset(self, path: Path | None) -> int | None:
+        if path and path[0] == "offset":
+            return int(path[1])  # no source map needed
+        return self.resolve().offset(path)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if self._source is not None:
+            return self._source.position(offset)
+        if self._lines is None:
+            self._lines = LineIndex(self._block.text, self._block.first_line)
+        return self._lines.position(offset)
+
+
+def source_map(locator: object) -> SourceMap | None:
+    """The PBN source map behind a record's locator (None when it is not a PBN game's)."""
+    if isinstance(locator, LazySource):
+        return locator.resolve()
+    return locator if isinstance(locator, SourceMap) else None
