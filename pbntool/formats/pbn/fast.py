@@ -1,14 +1,15 @@
 """The fast path of the PBN reader: a well-formed game read with a few regexes.
 
 Most games in real files are well formed: one tag pair per line, section data only after
-Auction and Play, no commentary, and values the decoders read without a problem.  For such a
-game the detailed path (``reader.parse_block`` with the Lark grammar, then
-``decode.decode_game``) finds nothing, and building its token stream, tag objects and source
-map is most of the cost of reading.  ``read_fast`` recognises such a game and builds the
-``Board`` directly with the same value decoders; the moment anything would be a finding of
-the reader, it declines (returns None) and the game takes the detailed path.  The board is
-then the one the detailed path builds and there is no finding to differ, so both paths give
-identical records; ``tests/test_pbn_fast.py`` checks that over the corpus and the fuzz seeds.
+Auction and Play, no commentary (but the escape lines that open a file), and values the
+decoders read without a problem.  For such a game the detailed path (``reader.parse_block``
+with the Lark grammar, then ``decode.decode_game``) finds nothing, and building its token
+stream, tag objects and source map is most of the cost of reading.  ``read_fast`` recognises
+such a game and builds the ``Board`` directly with the same value decoders; the moment
+anything would be a finding of the reader, it declines (returns None) and the game takes the
+detailed path.  The board is then the one the detailed path builds and there is no finding to
+differ, so both paths give identical records; ``tests/test_pbn_fast.py`` checks that over the
+corpus, the fixtures, the fuzz seeds and mutations of them.
 
 Positions are needed only when the Laws checks find something: the record's locator
 (``LazySource``) runs the detailed path for that one game when first asked.
@@ -16,6 +17,7 @@ Positions are needed only when the Laws checks find something: the record's loca
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 
@@ -40,7 +42,7 @@ from pbntool.formats.pbn.tags import (
     MANDATORY_TAGS_V1,
     TABLE_TAGS,
 )
-from pbntool.model import Auction, Board, Play, Result, Seat, Tag
+from pbntool.model import Auction, Board, Comment, CommentKind, Play, Result, Seat, Tag
 from pbntool.rules import auction_outcome
 from pbntool.text.source import LineIndex
 
@@ -54,6 +56,7 @@ _DATA_LINE = r'[^\[\]{};"%\s\x7f][^\[\]{};"%\x00-\x1f\x7f]*(?:\n|\Z)'
 _WELL_FORMED = re.compile(rf"(?:{_TAG_LINE}|{_DATA_LINE})*")
 _ITEMS = re.compile(r'\[ *([A-Za-z0-9_]+) *"([^"]*)" *\] *\n?|((?:[^\[][^\n]*(?:\n|\Z))+)')
 _LONG_LINE = re.compile(r"(?m)^[^\n]{254,}")
+_ESCAPE_LINES = re.compile(r"(?:%[^\x00-\x1f\x7f]*(?:\n|\Z))+")
 
 _new_tag = functools.partial(tuple.__new__, Tag)
 # Tags whose value the fast path reads (the others are text, or have their own decoders
@@ -76,21 +79,34 @@ def read_fast(block: GameBlock, context: FileContext) -> Board | None:
     text = block.text
     if block.unclosed_braces or block.runaway_comments or context.defaults:
         return None
-    if context.pending_commentary or (
-        context.export and context.lf_only and not context.lf_reported
-    ):
+    if context.pending_commentary:
         return None
-    if _WELL_FORMED.fullmatch(text) is None or _LONG_LINE.search(text, 0) is not None:
+    escapes = _ESCAPE_LINES.match(text)
+    commentary: tuple[Comment, ...] = ()
+    if escapes is not None:
+        # "% PBN 2.1" and "% EXPORT" open a file: they are the first game's commentary and
+        # set the version and export format before its checks (as decode_game does; doing
+        # it again, if this game is declined, changes nothing).
+        commentary = _escape_comments(escapes.group())
+        context.note_escape_lines(list(commentary))
+    if context.export and context.lf_only and not context.lf_reported:
+        return None  # the export check reports LF line ends at this game
+    body = escapes.end() if escapes is not None else 0
+    if _WELL_FORMED.fullmatch(text, body) is None or _LONG_LINE.search(text) is not None:
         return None
     try:
-        tags, resolved, sections = _read_items(text, context)
+        tags, resolved, sections = _read_items(text[body:] if body else text, context)
         if not tags:
             return None
         board = _build(tags, resolved, sections, context)
     except _Decline:
         return None
     context.last_values.update(resolved)
-    return board
+    return dataclasses.replace(board, commentary=commentary) if commentary else board
+
+
+def _escape_comments(lines: str) -> tuple[Comment, ...]:
+    return tuple(Comment(line[1:], CommentKind.ESCAPE) for line in lines.splitlines())
 
 
 def _read_items(

@@ -12,13 +12,18 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-
-from lark import Token
+from typing import TYPE_CHECKING
 
 from pbntool.diagnostics import PBN001, PBN002, PBN003, PBN004, PBN137, PBN138, Diagnostic
 from pbntool.formats.pbn.tags import KNOWN_TAGS, SECTION_TAGS
 from pbntool.model import Comment, CommentKind
-from pbntool.text.grammars import build_parser, load_parser
+
+if TYPE_CHECKING:
+    from lark import Token
+
+# The grammar (pbntool.text.grammars, with Lark) is imported when a game first needs it: a
+# file of well-formed games is read on the fast path (fast.py) and never loads Lark, whose
+# import and tables cost a fifth of a second of start-up.
 
 __all__ = [
     "GameBlock",
@@ -244,6 +249,8 @@ def body_pattern() -> re.Pattern[str]:
     """The items of a BODY token: group ``name`` and ``value`` for a tag pair, ``data`` for
     section data.  Composed from the grammar's own TAG_NAME, STRING, DATA and blank
     terminals, in the shape of its TAG_PAIR."""
+    from pbntool.text.grammars import build_parser
+
     parser = build_parser("pbn", "body_item")
 
     def pattern(name: str) -> str:
@@ -372,15 +379,16 @@ def _bad_tag_detail(text: str) -> str:
 
 def parse_block(block: GameBlock) -> RawGame:
     """Parse one game into tags, section data and commentary; never raises on bad input."""
+    from pbntool.text.grammars import load_parser
+
     text = block.text
     lexed = _without_unclosable_braces(_with_runaways_closed(block))
-    tokens = load_parser("pbn").parse(lexed).children
+    tokens: list[Token] = load_parser("pbn").parse(lexed).children  # type: ignore[assignment]
     builder = _Builder(block)
     for offset in block.unclosed_braces:
         builder.diagnostics.append(PBN003.at(("offset", offset), where="the input"))
     runaways = {start: (end, gap) for start, end, gap in block.runaway_comments}
     for token in tokens:
-        assert isinstance(token, Token)
         kind = token.type
         offset = token.start_pos or 0
         value = str(token) if lexed is text else text[offset : offset + len(token)]
