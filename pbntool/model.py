@@ -372,7 +372,19 @@ class Hand:
     def __str__(self) -> str:
         """Spades, hearts, diamonds, clubs separated by dots, ranks descending (PBN order)."""
         mask = self.mask
-        return ".".join(_holding_text(mask >> shift & 0xFFFF) for shift in (48, 32, 16, 0))
+        text = _HAND_TEXT.get(mask)
+        if text is None:
+            text = ".".join(_holding_text(mask >> shift & 0xFFFF) for shift in (48, 32, 16, 0))
+            if len(_HAND_TEXT) >= _HAND_TEXT_LIMIT:
+                _HAND_TEXT.clear()
+            _HAND_TEXT[mask] = text
+        return text
+
+
+_HAND_TEXT: dict[int, str] = {}
+"""Recent hands' text by mask: a writer spells each hand more than once (a JSON record has
+the Deal string and the model's hands)."""
+_HAND_TEXT_LIMIT = 4096
 
 
 _RANKS_DOWN = tuple(reversed(Rank))

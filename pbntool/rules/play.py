@@ -39,6 +39,7 @@ __all__ = [
     "check_play",
     "check_result",
     "is_slot_card",
+    "played_order",
     "seated_tricks",
     "sequence_play",
     "trick_winner",
@@ -111,6 +112,18 @@ def sequence_play(play: Play, trump: Suit | None) -> list[PlayedTrick]:
         )
         played.append(PlayedTrick(number, leader, order, winner))
     return played
+
+
+def played_order(play: Play, trump: Suit | None, limit: int | None = None) -> list[Slot]:
+    """The slots of the tricks whose leaders are known (the first ``limit`` of them), in
+    played order: ``sequence_play``'s cards without its objects, for the writers."""
+    slots: list[Slot] = []
+    tricks = play.tricks
+    for number, (leader, _) in enumerate(_sequence(play, trump)[:limit]):
+        row = tricks[number]
+        first, second, third, fourth = _ROTATIONS[leader]
+        slots += (row[first], row[second], row[third], row[fourth])
+    return slots
 
 
 def seated_tricks(

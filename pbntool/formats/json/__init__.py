@@ -46,7 +46,7 @@ from pbntool.model import (
     Token,
 )
 from pbntool.notation import ALERT_NAG, TRICKS_PER_DEAL
-from pbntool.rules import auction_outcome, sequence_play, trump_of
+from pbntool.rules import auction_outcome, played_order, trump_of
 
 __all__ = [
     "SCHEMA_ID",
@@ -142,16 +142,15 @@ def _played_cards(board: Board) -> tuple[list[str] | None, bool | None]:
     if play is None:
         return None, None
     known, trump = _trump(board)
-    sequenced = sequence_play(play, trump)
-    if not known:
-        # Without a trump suit only the first trick's leader is certain.
-        sequenced = sequenced[:1]
-    cards = [_CARD_TEXT[slot] for t in sequenced for _, slot in t.cards if isinstance(slot, Card)]
+    # Without a trump suit only the first trick's leader is certain.
+    ordered = played_order(play, trump, None if known else 1)
+    cards = [_CARD_TEXT[slot] for slot in ordered if isinstance(slot, Card)]
+    sequenced = len(ordered) // 4
     columns = [play.first.next(step) for step in range(4)]
-    for trick in play.tricks[len(sequenced) :]:
+    for trick in play.tricks[sequenced:]:
         column_slots = (trick[seat] for seat in columns)
         cards.extend(_CARD_TEXT[slot] for slot in column_slots if isinstance(slot, Card))
-    return cards, len(sequenced) == len(play.tricks)
+    return cards, sequenced == len(play.tricks)
 
 
 def _call(call: Call | Token) -> str:
