@@ -39,20 +39,29 @@ from pbntool.model import (
     Token,
 )
 
-__all__ = ["comment_to_dict", "model_to_dict"]
+__all__ = ["comment_to_dict", "model_to_dict", "model_with_tricks", "trick_dicts"]
 
 JsonObject = dict[str, object]
 
 
 def model_to_dict(board: Board) -> JsonObject:
     """The model object of one board (the ``model`` key of a JSON record)."""
+    return _model(board, None)
+
+
+def model_with_tricks(board: Board, tricks: list[JsonObject]) -> JsonObject:
+    """``model_to_dict`` with the play's ``trick_dicts`` already made (when plain)."""
+    return _model(board, tricks)
+
+
+def _model(board: Board, tricks: list[JsonObject] | None) -> JsonObject:
     return {
         "number": board.number,
         "dealer": None if board.dealer is None else board.dealer.letter,
         "vulnerability": None if board.vulnerability is None else board.vulnerability.value,
         "deal": None if board.deal is None else _deal(board.deal),
         "auction": None if board.auction is None else _auction(board.auction),
-        "play": None if board.play is None else _play(board.play),
+        "play": None if board.play is None else _play(board.play, tricks),
         "contract": None if board.contract is None else _contract(board.contract),
         "declarer": None if board.declarer is None else board.declarer.letter,
         "declarer_irregular": board.declarer_irregular,
@@ -126,13 +135,30 @@ def _auction(auction: Auction) -> JsonObject:
     }
 
 
-def _play(play: Play) -> JsonObject:
+def trick_dicts(play: Play) -> tuple[list[JsonObject], bool]:
+    """``{"N": card, ...}`` for each trick, and whether they hold only cards and unknowns
+    (then the JSON record's ``tricks`` are the same objects)."""
+    tricks: list[JsonObject] = []
+    plain = True
+    text = _PLAIN_SLOTS
+    for trick in play.tricks:
+        north, east, south, west = trick
+        try:
+            tricks.append({"N": text[north], "E": text[east], "S": text[south], "W": text[west]})
+        except KeyError:  # a Token
+            plain = False
+            tricks.append({key: _slot(slot) for key, slot in zip(SEAT_KEYS, trick, strict=True)})
+    return tricks, plain
+
+
+_PLAIN_SLOTS: dict[Slot, str | None] = {None: None}
+_PLAIN_SLOTS.update((card, text) for card, text in CARD_TEXT.items())
+
+
+def _play(play: Play, tricks: list[JsonObject] | None) -> JsonObject:
     return {
         "first": play.first.letter,
-        "tricks": [
-            {key: _slot(slot) for key, slot in zip(SEAT_KEYS, trick, strict=True)}
-            for trick in play.tricks
-        ],
+        "tricks": trick_dicts(play)[0] if tricks is None else tricks,
         "end": END_TEXT[play.end],
         "annotations": [
             _annotation({"trick": trick, "seat": Seat(seat).letter}, a)

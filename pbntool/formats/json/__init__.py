@@ -25,7 +25,12 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from pbntool.diagnostics import Diagnostic
-from pbntool.formats.interchange.todict import model_to_dict
+from pbntool.formats.interchange.todict import (
+    JsonObject,
+    model_to_dict,
+    model_with_tricks,
+    trick_dicts,
+)
 from pbntool.formats.interchange.vocabulary import SCHEMA_ID
 from pbntool.formats.json.reader import iter_records
 from pbntool.formats.pbn.writer import format_deal, is_header_escape
@@ -75,6 +80,7 @@ def board_to_dict(board: Board, *, file: str | None = None) -> dict[str, object]
     remaining tricks follow in the record's column order and ``play_order_complete`` is false.
     """
     play, order_complete = _played_cards(board)
+    tricks, model = _tricks_and_model(board)
     return {
         "schema": SCHEMA_ID,
         "file": file,
@@ -88,7 +94,7 @@ def board_to_dict(board: Board, *, file: str | None = None) -> dict[str, object]
         "result": None if board.result is None else board.result.tricks,
         "play": play,
         "play_order_complete": order_complete,
-        "tricks": None if board.play is None else [_trick(trick) for trick in board.play.tricks],
+        "tricks": tricks,
         "claimed": board.play is not None and _claimed(board.play),
         "score": _score(board),
         "notes": {
@@ -102,8 +108,19 @@ def board_to_dict(board: Board, *, file: str | None = None) -> dict[str, object]
         "room": board.tag("Room"),
         "alerts": _alerts(board),
         "claim": _claim(board),
-        "model": model_to_dict(board),
+        "model": model,
     }
+
+
+def _tricks_and_model(board: Board) -> tuple[object, JsonObject]:
+    """The record's ``tricks`` and its ``model``: one list of trick objects serves both when
+    the play holds only cards and unknowns (a Token is spelled differently in each)."""
+    if board.play is None:
+        return None, model_to_dict(board)
+    tricks, plain = trick_dicts(board.play)
+    if not plain:
+        return [_trick(trick) for trick in board.play.tricks], model_to_dict(board)
+    return tricks, model_with_tricks(board, tricks)
 
 
 def dumps_line(board: Board, file: str | None = None) -> str:

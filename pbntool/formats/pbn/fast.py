@@ -67,6 +67,9 @@ _new_tag = functools.partial(tuple.__new__, Tag)
 # below); any other known tag is kept as text, any table or Note takes the detailed path.
 _DATES = ("Date", "EventDate", "UTCDate")
 _SIDE_NUMBERS = ("ScoreIMP", "ScoreMP", "ScorePercentage", "OptimumScore")
+_OTHER_CHECKED = frozenset(_DATES) | frozenset(_SIDE_NUMBERS) | SUPPLEMENTAL_CHECKS.keys()
+_MANDATORY = frozenset(MANDATORY_TAGS)
+_MANDATORY_V1 = frozenset(MANDATORY_TAGS_V1)
 _SECTIONS = {"Auction": ("Dealer",), "Play": ("Deal", "Contract", "Declarer")}
 _DETAILED_TAGS = TABLE_TAGS | {"Note"}
 
@@ -180,10 +183,9 @@ def _build(
             raise _Decline
     _check_other_values(resolved)
     version = context.version
-    mandatory = MANDATORY_TAGS_V1 if version is not None and version < (2, 0) else MANDATORY_TAGS
-    for name in mandatory:
-        if name not in resolved:
-            raise _Decline
+    mandatory = _MANDATORY_V1 if version is not None and version < (2, 0) else _MANDATORY
+    if not resolved.keys() >= mandatory:
+        raise _Decline  # BRD003
     auction = _auction(tags, resolved, sections, dealer)
     if declarer is None and auction is not None and "Declarer" not in resolved:
         declarer_for_result = auction_outcome(auction).declarer
@@ -216,14 +218,16 @@ def _build(
 
 
 def _check_other_values(resolved: dict[str, str]) -> None:
-    for name in _DATES:
-        if name in resolved and values.decode_date(name, resolved[name]):
-            raise _Decline
-    for name in _SIDE_NUMBERS:
-        if name in resolved and decode_side_number(name, resolved[name]):
-            raise _Decline
-    for name in SUPPLEMENTAL_CHECKS.keys() & resolved.keys():
-        if check_supplemental(name, resolved[name]):
+    """The values of dates, side numbers and supplemental tags (each a finding if wrong)."""
+    for name in _OTHER_CHECKED & resolved.keys():
+        value = resolved[name]
+        if name in _DATES:
+            problems = values.decode_date(name, value)
+        elif name in _SIDE_NUMBERS:
+            problems = decode_side_number(name, value)
+        else:
+            problems = check_supplemental(name, value)
+        if problems:
             raise _Decline
 
 
