@@ -374,7 +374,11 @@ class Hand:
         mask = self.mask
         text = _HAND_TEXT.get(mask)
         if text is None:
-            text = ".".join(_holding_text(mask >> shift & 0xFFFF) for shift in (48, 32, 16, 0))
+            spell = _holding_text
+            text = (
+                f"{spell(mask >> 48 & 0xFFFF)}.{spell(mask >> 32 & 0xFFFF)}."
+                f"{spell(mask >> 16 & 0xFFFF)}.{spell(mask & 0xFFFF)}"
+            )
             if len(_HAND_TEXT) >= _HAND_TEXT_LIMIT:
                 _HAND_TEXT.clear()
             _HAND_TEXT[mask] = text

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from types import ModuleType
 from typing import TextIO
 
 from pbntool.diagnostics import Diagnostic
@@ -53,10 +54,17 @@ from pbntool.model import (
 from pbntool.notation import ALERT_NAG, TRICKS_PER_DEAL
 from pbntool.rules import auction_outcome, played_order, trump_of
 
+_orjson: ModuleType | None
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is a dependency; the json module is the spare
+    _orjson = None
+
 __all__ = [
     "SCHEMA_ID",
     "JsonLinesWriter",
     "board_to_dict",
+    "compact_json",
     "dumps_line",
     "iter_json_lines",
     "iter_records",
@@ -130,13 +138,25 @@ def dumps_line(board: Board, file: str | None = None) -> str:
     exception: that line is written with ``\\u`` escapes, which JSON readers can read.
     """
     record = board_to_dict(board, file=file)
-    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    if not line.isascii():
+    if _orjson is not None:
         try:
-            line.encode("utf-8")
+            line: str = _orjson.dumps(record).decode("utf-8")
+            return line
+        except _orjson.JSONEncodeError:
+            pass  # a surrogate, or an integer past 64 bits: the json module writes it
+    return compact_json(record)
+
+
+def compact_json(record: object) -> str:
+    """``dumps_line``'s text by the json module (what orjson writes too, three times faster;
+    tests/test_jsonio.py compares the two)."""
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
         except UnicodeEncodeError:
-            line = json.dumps(record, separators=(",", ":"))
-    return line
+            text = json.dumps(record, separators=(",", ":"))
+    return text
 
 
 def iter_json_lines(boards: Iterable[Board], file: str | None = None) -> Iterator[str]:
