@@ -61,11 +61,14 @@ def commands(path: Path, boards: int) -> list[Measured]:
         Measured("pbntool --version (startup)", [python, "-m", "pbntool", "--version"]),
         Measured(
             "pbntool convert --to json",
-            [python, "-m", "pbntool", "convert", str(path), "--to", "json", "-o", os.devnull],
+            [python, "-m", "pbntool", "convert", str(path), "--to", "json", "-o", os.devnull]
+            + ["-j", "1"],
             boards,
         ),
         Measured(
-            "pbntool validate", [python, "-m", "pbntool", "validate", str(path), "-q"], boards
+            "pbntool validate",
+            [python, "-m", "pbntool", "validate", str(path), "-q", "-j", "1"],
+            boards,
         ),
         Measured("endplay import (startup)", [python, "-c", "import endplay.parsers.lin"]),
         Measured("endplay load", [python, "-c", ENDPLAY_LIN_SCRIPT, str(path)], boards),
