@@ -70,8 +70,12 @@ class ScannerLexer(Lexer):
             key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
         )
         union = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)
-        self._match = re.compile(union, conf.g_regex_flags).match
-        self._ignore = frozenset(conf.ignore)
+        self.pattern = re.compile(union, conf.g_regex_flags)
+        """The terminals as one expression, each a named group: a reader whose grammar accepts
+        any sequence of tokens may scan with it directly (``finditer``), without the parser."""
+        self.ignored = frozenset(conf.ignore)
+        self._match = self.pattern.match
+        self._ignore = self.ignored
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         """Tokens of the text, skipping the ignored terminals."""

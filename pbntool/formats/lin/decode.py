@@ -19,6 +19,7 @@ LIN is mapped onto the same model as PBN, so every writer and every Laws check w
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -50,16 +51,19 @@ from pbntool.diagnostics import (
 )
 from pbntool.formats.lin.lexer import Pair, Piece, Stray
 from pbntool.formats.lin.values import (
+    CALL_SPELLINGS as _KNOWN_CALLS,
+)
+from pbntool.formats.lin.values import (
     CARD_SPELLINGS as _CARD_VALUES,
 )
 from pbntool.formats.lin.values import (
-    HAND_ORDER,
     TableResult,
     read_calls,
     read_cards,
     read_claim,
     read_deal,
     read_room,
+    read_table_result,
     read_vulnerability,
 )
 from pbntool.formats.pbn.writer import format_deal
@@ -73,7 +77,6 @@ from pbntool.model import (
     CommentKind,
     Contract,
     Deal,
-    Hand,
     Note,
     Play,
     Result,
@@ -94,6 +97,7 @@ __all__ = [
     "LinSourceMap",
     "Segment",
     "TableInput",
+    "decode_line",
     "decode_table",
     "escape_text",
     "one_line",
@@ -179,9 +183,9 @@ class LinSourceMap:
 
 
 @dataclass(slots=True)
-class _Call:
-    call: Call | Token
-    offset: int
+class _CallExtras:
+    """What follows a call besides the call itself (most calls have none of it)."""
+
     alerted: bool = False
     explanation: str | None = None
     explanation_offset: int | None = None
@@ -200,25 +204,125 @@ class _Table:
     room: str | None = None
     deal_value: tuple[str, int] | None = None
     vulnerability: tuple[str, int] | None = None
-    calls: list[_Call] = field(default_factory=list)
+    calls: list[Call | Token] = field(default_factory=list)
+    """The calls in order; their offsets, alerts, explanations and comments below."""
+    call_offsets: list[int] = field(default_factory=list)
+    call_extras: dict[int, _CallExtras] = field(default_factory=dict)
     cards: list[Card | Token] = field(default_factory=list)
     """The cards in played order; their offsets and comments in the two fields below."""
     card_offsets: list[int] = field(default_factory=list)
+    unreadable_cards: bool = False
+    """Whether ``cards`` holds a ``Token`` (a value that is not a card)."""
     card_comments: dict[int, list[Comment]] = field(default_factory=dict)
     claims: list[tuple[int | None, str, int]] = field(default_factory=list)
     commentary: list[Comment] = field(default_factory=list)
     before_auction: list[Comment] = field(default_factory=list)
+    positions: bool = True
+    """False for a board read in one step (``decode_line``): no offsets are kept, and the
+    first finding gives up (the board is then read pair by pair)."""
 
     def comment_target(self) -> list[Comment]:
         """Where a comment met now belongs: after the last card, the last call, or before."""
         if self.cards:
             return self.card_comments.setdefault(len(self.cards) - 1, [])
         if self.calls:
-            return self.calls[-1].comments
+            return self.last_call_extras().comments
         return self.before_auction
 
+    def last_call_extras(self) -> _CallExtras:
+        index = len(self.calls) - 1
+        extras = self.call_extras.get(index)
+        if extras is None:
+            extras = self.call_extras[index] = _CallExtras()
+        return extras
+
+    def add_call(self, call: Call | Token, offset: int, alerted: bool = False) -> None:
+        self.calls.append(call)
+        self.call_offsets.append(offset)
+        if alerted:
+            self.last_call_extras().alerted = True
+
     def report(self, diagnostic: Diagnostic) -> None:
+        if not self.positions:
+            raise _NotInOneStep
         self.diagnostics.append(diagnostic)
+
+
+class _NotInOneStep(Exception):
+    """A board read in one step has a finding: it must be read pair by pair."""
+
+
+_NO_POSITIONS = LinSourceMap([])
+_NO_PIECE = Piece("", 0, 1)
+
+
+def decode_line(found: re.Match[str]) -> Board | None:
+    """The board of a board line (a match of the lexer's ``BOARD_LINE``) when reading it finds
+    nothing to report, read in one step: the board ``decode_table`` makes of its pairs.  None
+    when there is something to report: read it pair by pair, for the findings' positions."""
+    names, deal, number, vulnerable, auction, play, claim = found.group(
+        "names", "deal", "board", "vulnerable", "auction", "play", "claim"
+    )
+    state = _Table(_NO_POSITIONS, None, positions=False)
+    state.names = names.split(",")
+    if len(state.names) not in (4, 8):
+        return None
+    state.board_numbers.append((int(number), "ah", 0))
+    state.deal_value = (deal, 0)
+    state.vulnerability = (vulnerable, 0)
+    try:
+        if auction and not _calls_in_one_step(state, auction):
+            return None
+        if play and not _cards_in_one_step(state, play):
+            return None
+        if claim is not None:
+            _claim(state, Pair("mc", claim, 0, 0, _NO_PIECE))
+        return _build_board(state)
+    except _NotInOneStep:
+        return None
+
+
+def _calls_in_one_step(state: _Table, auction: str) -> bool:
+    """The calls (and explanations) of the auction's pairs (``mb|…|an|…|``), as ``_call`` and
+    ``_explanation`` read them; False when a value is not a call."""
+    parts = auction.split("|")  # tag, value, tag, value, …, ""
+    if "an" not in parts[0::2] and "!" not in auction:  # the usual auction: calls alone
+        calls = list(map(_PLAIN_CALLS.get, parts[1::2]))
+        if None not in calls:
+            state.calls = calls  # type: ignore[assignment]  # no None left
+            state.call_offsets = [0] * len(calls)
+            return True
+    for tag, value in zip(parts[0::2], parts[1::2], strict=False):
+        if tag == "an":
+            _explanation(state, Pair("an", value, 0, 0, _NO_PIECE))
+            continue
+        read, problem = read_calls(value)
+        if problem is not None:
+            return False
+        for call, alerted in read:
+            state.add_call(call, 0, alerted)
+    return True
+
+
+_PLAIN_CALLS = {text: call for text, (call, alerted) in _KNOWN_CALLS.items() if not alerted}
+"""The spellings of calls without an alert."""
+
+
+def _cards_in_one_step(state: _Table, play: str) -> bool:
+    """The cards of the play's pairs (``pc|…|`` and empty ``pg||``), as ``decode_table`` and
+    ``_card`` read them; False when a value is not a card."""
+    texts = play.replace("pg||", "").split("|")[1::2]  # pc, card, pc, card, …, ""
+    cards: list[Card | None] = list(map(_CARD_VALUES.get, texts))
+    if None in cards:
+        cards = []
+        for text in texts:
+            read, problem = read_cards(text)
+            if problem is not None:
+                return False
+            cards.extend(card for card, _ in read)
+    state.cards = cards  # type: ignore[assignment]  # no None left
+    state.card_offsets = [0] * len(cards)
+    return True
 
 
 def decode_table(table: TableInput) -> tuple[Board, LinSourceMap, list[Diagnostic]]:
@@ -377,10 +481,10 @@ def _call(state: _Table, pair: Pair) -> None:
     if problem is not None:
         detail = problem.message
         state.report(LIN105.at(("offset", pair.value_offset + problem.offset), detail=detail))
-        state.calls.append(_Call(Token(pair.value.strip() or "?"), pair.value_offset))
+        state.add_call(Token(pair.value.strip() or "?"), pair.value_offset)
     else:
         for call, alerted in calls:
-            state.calls.append(_Call(call, pair.value_offset, alerted))
+            state.add_call(call, pair.value_offset, alerted)
     state.source.tags.setdefault("Auction", pair.value_offset)
 
 
@@ -391,7 +495,7 @@ def _explanation(state: _Table, pair: Pair) -> None:
             state.report(LIN106.at(("offset", pair.value_offset), text=repr(text[:40])))
         state.comment_target().append(_escape(pair))
         return
-    call = state.calls[-1]
+    call = state.last_call_extras()
     if text == "!":
         call.alerted = True
     elif call.explanation is None:
@@ -409,6 +513,7 @@ def _card(state: _Table, pair: Pair) -> None:
         detail = problem.message
         state.report(LIN107.at(("offset", pair.value_offset + problem.offset), detail=detail))
         state.cards.append(Token(pair.value.strip() or "?"))
+        state.unreadable_cards = True
         state.card_offsets.append(pair.value_offset)
 
 
@@ -548,7 +653,8 @@ def _board_number(state: _Table) -> int | None:
             state.report(LIN111.at(("offset", offset), first=first, first_source=first_source,
                                    second=other, second_source=other_source))  # fmt: skip
             break
-    state.source.tags.setdefault("Board", numbers[0][2])
+    if state.positions:
+        state.source.tags.setdefault("Board", numbers[0][2])
     return first
 
 
@@ -561,11 +667,16 @@ def _player_tags(state: _Table, segment: Segment | None) -> list[Tag]:
     if len(names) >= 8 and state.room == "c":
         names = names[4:8]
     tags = []
-    for seat, name in zip(HAND_ORDER, names, strict=False):
-        if name.strip():
-            tags.append(Tag(_SEAT_TAGS[seat], name.strip()))
-    order = {"West": 0, "North": 1, "East": 2, "South": 3}
-    return sorted(tags, key=lambda tag: order[tag.name])
+    for index, tag in _PLAYER_TAG_ORDER:
+        name = names[index].strip() if index < len(names) else ""
+        if name:
+            tags.append(Tag(tag, name))
+    return tags
+
+
+_PLAYER_TAG_ORDER = ((1, "West"), (2, "North"), (3, "East"), (0, "South"))
+"""(index in ``pn``, whose order is ``HAND_ORDER``, and tag) in the order the player tags are
+given: West, North, East, South."""
 
 
 def _segment_names(state: _Table, segment: Segment) -> list[str] | None:
@@ -585,8 +696,9 @@ def _decode_deal(state: _Table, number: int | None) -> tuple[Deal | None, Seat |
     read = read_deal(value)
     for problem in read.problems:
         state.report(LIN101.at(("offset", offset + problem.offset), detail=problem.message))
-    for seat, shift in read.hand_offsets.items():
-        state.source.hands[seat] = offset + shift
+    if state.positions:
+        for seat, shift in read.hand_offsets.items():
+            state.source.hands[seat] = offset + shift
     dealer = read.dealer
     if dealer is None:
         if number is not None and number > 0:
@@ -595,9 +707,11 @@ def _decode_deal(state: _Table, number: int | None) -> tuple[Deal | None, Seat |
         else:
             named, source = "unknown", "(no board number either): calls are read from North"
         state.report(LIN102.at(("offset", offset), dealer=named, source=source))
-    hands: list[Hand | None] = [read.hands.get(seat) for seat in Seat]
-    deal = Deal((hands[0], hands[1], hands[2], hands[3]))
-    return (deal if any(hand is not None for hand in hands) else None), dealer
+    given = read.hands
+    if not given:
+        return None, dealer
+    get = given.get
+    return Deal((get(Seat.NORTH), get(Seat.EAST), get(Seat.SOUTH), get(Seat.WEST))), dealer
 
 
 def _decode_vulnerability(state: _Table, number: int | None) -> Vulnerability | None:
@@ -622,23 +736,24 @@ def _build_auction(state: _Table, dealer: Seat | None) -> Auction | None:
     annotations: list[tuple[int, Annotation]] = []
     notes: list[Note] = []
     indices: dict[str, int] = {}
-    for index, call in enumerate(state.calls):
+    for index, call in sorted(state.call_extras.items()):
         note = None
         if call.explanation is not None:
             note = indices.get(call.explanation)
             if note is None:
                 note = indices[call.explanation] = len(notes) + 1
                 notes.append(Note(note, call.explanation))
-                if call.explanation_offset is not None:
+                if call.explanation_offset is not None and state.positions:
                     state.source.notes[note] = call.explanation_offset
         nags = (ALERT_NAG,) if call.alerted else ()
         if note is not None or nags or call.comments:
             annotation = Annotation(note=note, nags=nags, comments=tuple(call.comments))
             annotations.append((index, annotation))
-    state.source.calls = [call.offset for call in state.calls]
+    if state.positions:
+        state.source.calls = state.call_offsets
     return Auction(
         first=Seat.NORTH if dealer is None else dealer,
-        calls=tuple(call.call for call in state.calls),
+        calls=tuple(state.calls),
         annotations=tuple(annotations),
         notes=tuple(notes),
         comments=tuple(state.before_auction),
@@ -661,49 +776,63 @@ def _build_play(
 ) -> _Placed | None:
     """Lay the chronological cards out by seat: the opening leader is declarer's left-hand
     opponent, and the winner of each trick leads the next."""
-    cards, offsets = state.cards, state.card_offsets
+    cards = state.cards
     if not cards:
         return None
     strain = contract.strain if contract is not None else None
     trump = strain.trump if strain is not None else None
     first = _first_leader(cards, deal, dealer, declarer)
-    leader = first
     guessed = declarer is None and (deal is None or not isinstance(cards[0], Card))
     if guessed:
-        state.report(LIN117.at(("offset", offsets[0]), reason="no contract and no deal",
-                               trick=1, seat=leader.name_title))  # fmt: skip
+        state.report(LIN117.at(("offset", state.card_offsets[0]), reason="no contract and no deal",
+                               trick=1, seat=first.name_title))  # fmt: skip
+    side = -1 if declarer is None else declarer & 1
     tricks: list[tuple[Slot, Slot, Slot, Slot]] = []
-    card_places = state.source.cards
-    places: list[tuple[int, Seat]] = []
+    leaders: list[int] = []
+    leader = int(first)
     won = 0
-    for start in range(0, len(cards), 4):
-        trick = cards[start : start + 4]
-        number = start >> 2
+    count = len(cards)
+    full = count - count % 4  # the cards of complete tricks
+    if strain is not None and not state.unreadable_cards:  # the usual play: by the Laws
+        for start in range(0, full, 4):
+            trick = cards[start : start + 4]
+            leaders.append(leader)
+            tricks.append(_BY_SEAT[leader](trick))
+            leader = (leader + trick_winner(trick, trump)) & 3  # type: ignore[arg-type]
+            if leader & 1 == side:
+                won += 1
+    else:
+        for start in range(0, full, 4):
+            trick = cards[start : start + 4]
+            leaders.append(leader)
+            tricks.append(_BY_SEAT[leader](trick))
+            following = cards[start + 4] if start + 4 < count else None
+            winner = _winner(trick, leader, strain is not None, trump, deal, following)
+            if winner is None:
+                if following is not None and not guessed:
+                    guessed = True
+                    state.report(LIN117.at(("offset", state.card_offsets[start + 4]),
+                                           reason=_guess_reason(strain is not None, deal),
+                                           trick=(start >> 2) + 2,
+                                           seat=_SEATS[leader].name_title))  # fmt: skip
+                winner = leader
+            elif winner & 1 == side:
+                won += 1
+            leader = winner
+    if full < count:  # the last trick, unfinished
+        leaders.append(leader)
         row: list[Slot] = [None, None, None, None]
-        for step, card in enumerate(trick):
-            seat = leader.next(step)
-            row[seat] = card
-            card_places[(number, seat)] = offsets[start + step]
-            places.append((number, seat))
+        for step, card in enumerate(cards[full:]):
+            row[(leader + step) & 3] = card
         tricks.append((row[0], row[1], row[2], row[3]))
-        if len(trick) < 4:
-            break
-        following = cards[start + 4] if start + 4 < len(cards) else None
-        winner = _winner(trick, leader, strain is not None, trump, deal, following)
-        if winner is None:
-            if following is not None and not guessed:
-                guessed = True
-                state.report(LIN117.at(("offset", offsets[start + 4]),
-                                       reason=_guess_reason(strain is not None, deal),
-                                       trick=number + 2, seat=leader.name_title))  # fmt: skip
-            winner = leader
-        elif declarer is not None and winner.side is declarer.side:
-            won += 1
-        leader = winner
+    if state.positions:
+        places = state.source.cards
+        for index, offset in enumerate(state.card_offsets):
+            places[_place(leaders, index)] = offset
     annotations = tuple(
-        (places[index], Annotation(comments=tuple(comments)))
+        (_place(leaders, index), Annotation(comments=tuple(comments)))
         for index, comments in sorted(state.card_comments.items())
-        if comments and index < len(places)
+        if comments and index < count
     )
     play = Play(
         first=first,
@@ -712,9 +841,21 @@ def _build_play(
         annotations=annotations,
     )
     complete = (
-        len(cards) == CARDS_PER_DEAL and not guessed and declarer is not None and strain is not None
+        count == CARDS_PER_DEAL and not guessed and declarer is not None and strain is not None
     )
-    return _Placed(play, won if complete and _all_cards(cards) else None)
+    return _Placed(play, won if complete and not state.unreadable_cards else None)
+
+
+_SEATS = tuple(Seat)
+_BY_SEAT = tuple(
+    operator.itemgetter(*((seat - leader) & 3 for seat in range(4))) for leader in range(4)
+)
+"""For each leader, the trick's cards (in played order) rearranged by seat (N, E, S, W)."""
+
+
+def _place(leaders: list[int], index: int) -> tuple[int, Seat]:
+    """The trick and seat of the card played ``index``-th."""
+    return index >> 2, _SEATS[(leaders[index >> 2] + (index & 3)) & 3]
 
 
 def _all_cards(cards: list[Card | Token]) -> bool:
@@ -742,18 +883,19 @@ def _guess_reason(trump_known: bool, deal: Deal | None) -> str:
 
 def _winner(
     trick: list[Card | Token],
-    leader: Seat,
+    leader: int,
     trump_known: bool,
     trump: Suit | None,
     deal: Deal | None,
     following: Card | Token | None,
-) -> Seat | None:
+) -> int | None:
     """Who won a full trick: by the Laws when the trump suit is known, else the holder of the
     next card (the winner leads)."""
     if trump_known and _all_cards(trick):
-        return leader.next(trick_winner(trick, trump))  # type: ignore[arg-type]
+        return (leader + trick_winner(trick, trump)) & 3  # type: ignore[arg-type]
     if deal is not None and isinstance(following, Card):
-        return deal.holder(following)
+        holder = deal.holder(following)
+        return None if holder is None else int(holder)
     return None
 
 
@@ -771,8 +913,6 @@ def _claimed_result(state: _Table) -> Result | None:
 
 def _stated_result(state: _Table, number: int | None) -> TableResult | None:
     """This table's entry of the vugraph results line, when it can be read."""
-    from pbntool.formats.lin.values import read_table_result
-
     segment = state.segment
     if segment is None or not segment.results or number is None or segment.first_board is None:
         return None

@@ -19,13 +19,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from lark import Token
-
 from pbntool.text import source
-from pbntool.text.grammars import build_parser, load_parser
+from pbntool.text.grammars import ScannerLexer, build_parser, load_parser
 from pbntool.text.source import LineIndex
 
 __all__ = [
+    "BOARD_LINE",
+    "BoardLine",
     "DocumentEnd",
     "Item",
     "Link",
@@ -37,6 +37,7 @@ __all__ = [
     "find_links",
     "iter_items",
     "iter_link_items",
+    "line_pairs",
     "pair_pattern",
     "parameters_to_lin",
 ]
@@ -94,7 +95,17 @@ class DocumentEnd(NamedTuple):
     piece: Piece
 
 
-Item = Pair | Stray | DocumentEnd
+class BoardLine(NamedTuple):
+    """A board on one line in BBO's usual shape (``BOARD_LINE``), as one PAIRS token not yet
+    split into ``Pair``s: the reader's fast path reads the whole board from ``found``, and
+    splits it (``line_pairs``) only when it must read it pair by pair."""
+
+    found: re.Match[str]
+    """The match of ``BOARD_LINE`` in ``piece.text``."""
+    piece: Piece
+
+
+Item = Pair | Stray | DocumentEnd | BoardLine
 
 
 @functools.cache
@@ -113,14 +124,21 @@ def pair_pattern() -> re.Pattern[str]:
 
 
 def iter_items(
-    chunks: Iterable[str], start: int = 0, line: int = 1, ending: list[str] | None = None
+    chunks: Iterable[str],
+    start: int = 0,
+    line: int = 1,
+    ending: list[str] | None = None,
+    *,
+    runs: bool = False,
 ) -> Iterator[Item]:
     """Pairs and stray text of LIN text given in chunks that end at line ends.
 
     ``start`` and ``line``: where the first chunk is in the file (a slice of a file starts at
     a line start).  ``ending``, when given, receives the kind of the last token of the final
     chunk (``""`` when it has none): a slice that ends in ``OPEN_PAIR`` or ``JUNK`` may be
-    lexed otherwise when the text goes on.
+    lexed otherwise when the text goes on.  ``runs``: a board on one line in BBO's usual
+    shape comes as a ``BoardLine``, to be split by the reader if need be (``line_pairs``),
+    rather than as its ``Pair``s.
     """
     pending = ""
     chunk_list = iter(_bounded_chunks(chunks))
@@ -132,21 +150,20 @@ def iter_items(
         piece = Piece(text, start, line)
         tokens = _tokens(text)
         cut = len(text)
-        if not final and tokens and tokens[-1].type in ("OPEN_PAIR", "JUNK"):
-            last = tokens.pop()
-            cut = last.start_pos or 0
+        if not final and tokens and tokens[-1].lastgroup in ("OPEN_PAIR", "JUNK"):
+            cut = tokens.pop().start()
         if cut < len(text) and not tokens and len(text) > _MAX_CARRY:
             # A run of text with no pair and no pipe in sight: give up waiting for one.
             tokens, cut = _tokens(text), len(text)
         if final and ending is not None:
-            ending.append(tokens[-1].type if tokens else "")
-        yield from _items(tokens, piece)
+            ending.append(_kind(tokens[-1]) if tokens else "")
+        yield from _items(tokens, piece, runs)
         pending = text[cut:]
         line += text.count("\n", 0, cut)
         start += cut
         chunk = following
     if pending:
-        yield from _items(_tokens(pending), Piece(pending, start, line))
+        yield from _items(_tokens(pending), Piece(pending, start, line), runs)
 
 
 LEX_CHUNK = 1 << 20
@@ -181,39 +198,83 @@ _LOWER_TAGS = {tag: tag for tag in ("pn", "st", "md", "rh", "ah", "sv", "mb", "a
 """The tags every board has, already in lower case (most files write nothing else)."""
 
 
-def _tokens(text: str) -> list[Token]:
-    tokens = load_parser("lin").parse(text).children
-    return [token for token in tokens if isinstance(token, Token)]
+_VALUE = r"[^|\n]*+"
+BOARD_LINE = (
+    rf"pn\|(?P<names>{_VALUE})\|st\|\|md\|(?P<deal>{_VALUE})\|rh\|\|"
+    rf"ah\|Board (?P<board>[0-9]{{1,6}})\|sv\|(?P<vulnerable>{_VALUE})\|"
+    rf"(?P<auction>(?:mb\|{_VALUE}\|(?:an\|{_VALUE}\|)*+)*+)"
+    rf"(?P<play>(?:pg\|\||pc\|{_VALUE}\|)*+)"
+    rf"(?:mc\|(?P<claim>{_VALUE})\|)?(?:pg\|\|)?(?=\n|\Z)"
+)
+"""A whole board on one line in BBO's order (myhands and hand-record files): names, deal,
+board, vulnerability, calls with their explanations, cards, claim; lower-case tags, no
+blanks.  Where it matches, the grammar's PAIRS matches the very same text (a run of pairs
+that ends at the line end), so the scanner tries it first and loses nothing."""
 
 
-def _items(tokens: list[Token], piece: Piece) -> Iterator[Item]:
+@functools.cache
+def _scanner() -> tuple[re.Pattern[str], frozenset[str]]:
+    """The grammar's terminals as one expression (``BOARD_LINE`` first), and the ones to skip.
+    ``start: _item*`` accepts any sequence of tokens, so the parse tree's children are exactly
+    the tokens this scan finds: the parser itself would add nothing but its cost."""
+    lexer = ScannerLexer(load_parser("lin").lexer_conf)
+    union = f"(?P<BOARD>{BOARD_LINE})|{lexer.pattern.pattern}"
+    return re.compile(union, lexer.pattern.flags), lexer.ignored
+
+
+def _tokens(text: str) -> list[re.Match[str]]:
+    """The tokens of ``text`` (every position matches a terminal: JUNK is the catch-all)."""
+    pattern, ignored = _scanner()
+    return [found for found in pattern.finditer(text) if found.lastgroup not in ignored]
+
+
+def _kind(token: re.Match[str]) -> str:
+    """The grammar's name for a token (a board line is a run of pairs)."""
+    kind = token.lastgroup or ""
+    return "PAIRS" if kind == "BOARD" else kind
+
+
+def _items(tokens: list[re.Match[str]], piece: Piece, runs: bool = False) -> Iterator[Item]:
     base = piece.start
     text = piece.text
-    lower = _LOWER_TAGS
     for token in tokens:
-        kind = token.type
-        offset = token.start_pos or 0
-        if kind == "PAIRS":
-            for match in pair_pattern().finditer(text, offset, offset + len(token)):
-                tag, value = match.group(1, 2)
-                if tag == "pg" and not value:
-                    continue  # a page break for the viewer: nothing to read or keep
-                yield Pair(
-                    lower.get(tag) or tag.lower(),
-                    value,
-                    base + match.start(1),
-                    base + match.start(2),
-                    piece,
-                )
+        kind = token.lastgroup
+        offset, end = token.span()
+        if kind == "BOARD" and runs:
+            yield BoardLine(token, piece)
+        elif kind == "PAIRS" or kind == "BOARD":
+            yield from _pairs(piece, offset, end)
         elif kind == "OPEN_PAIR":
             bar = text.index("|", offset)
             tag = text[offset:bar].strip()
-            yield Pair(tag.lower(), text[bar + 1 : offset + len(token)], base + offset,
-                       base + bar + 1, piece, closed=False)  # fmt: skip
+            yield Pair(tag.lower(), text[bar + 1 : end], base + offset, base + bar + 1, piece,
+                       closed=False)  # fmt: skip
         elif kind == "STRAY_PIPE":
-            yield Stray(str(token), base + offset, piece, "pipe")
+            yield Stray(text[offset:end], base + offset, piece, "pipe")
         else:
-            yield Stray(str(token), base + offset, piece, "junk")
+            yield Stray(text[offset:end], base + offset, piece, "junk")
+
+
+def line_pairs(line: BoardLine) -> Iterator[Pair]:
+    """The pairs of a board line, as ``iter_items`` gives them without ``runs``."""
+    start, end = line.found.span()
+    return _pairs(line.piece, start, end)
+
+
+def _pairs(piece: Piece, start: int, end: int) -> Iterator[Pair]:
+    base = piece.start
+    lower = _LOWER_TAGS
+    for match in pair_pattern().finditer(piece.text, start, end):
+        tag, value = match.group(1, 2)
+        if tag == "pg" and not value:
+            continue  # a page break for the viewer: nothing to read or keep
+        yield Pair(
+            lower.get(tag) or tag.lower(),
+            value,
+            base + match.start(1),
+            base + match.start(2),
+            piece,
+        )
 
 
 # --- handviewer links ------------------------------------------------------------------------

@@ -37,11 +37,13 @@ from pbntool.formats.lin.decode import (
     LinSourceMap,
     Segment,
     TableInput,
+    decode_line,
     decode_table,
     escape_text,
     one_line,
 )
 from pbntool.formats.lin.lexer import (
+    BoardLine,
     DocumentEnd,
     Item,
     LinkStart,
@@ -50,9 +52,10 @@ from pbntool.formats.lin.lexer import (
     Stray,
     iter_items,
     iter_link_items,
+    line_pairs,
 )
 from pbntool.formats.lin.values import read_table_result
-from pbntool.model import Comment, CommentKind
+from pbntool.model import Board, Comment, CommentKind
 from pbntool.records import Record, place
 from pbntool.text.source import DecodedText, EncodingEvent, encoding_record, max_game_chars
 
@@ -81,8 +84,10 @@ def looks_like_links(text: str) -> bool:
     )
 
 
-def iter_lin_records(text: DecodedText, name: str) -> Iterator[Record]:
-    """The records of decoded LIN text (a LIN file, or a file of handviewer links)."""
+def iter_lin_records(text: DecodedText, name: str, *, fast: bool = True) -> Iterator[Record]:
+    """The records of decoded LIN text (a LIN file, or a file of handviewer links).
+
+    ``fast`` False reads every board pair by pair (the fast path's tests compare the two)."""
     chunks = iter(text)
     first = next(chunks, None)
     if first is None:
@@ -90,9 +95,9 @@ def iter_lin_records(text: DecodedText, name: str) -> Iterator[Record]:
         return
     links = looks_like_links(first)
     items: Iterable[Item | LinkStart] = (
-        _link_items(first, chunks) if links else iter_items(_prepend(first, chunks))
+        _link_items(first, chunks) if links else iter_items(_prepend(first, chunks), runs=True)
     )
-    assembler = _Assembler(name)
+    assembler = _Assembler(name, fast=fast)
     reported = 0
     for item in items:
         for record in assembler.feed(item):
@@ -178,7 +183,7 @@ def _read_slice(
 ) -> Iterator[Record]:
     ending: list[str] = []
     assembler = _Assembler(name, seen_room=start.seen_room)
-    for item in iter_items(texts, offset, line, ending):
+    for item in iter_items(texts, offset, line, ending, runs=True):
         for record in assembler.feed(item):
             end.fed = True
             while reported < len(events) and events[reported].line <= record.line:
@@ -229,6 +234,11 @@ class _Current:
     oversized: Pair | Stray | None = None
     """The first item of a table over the size limit: its items are dropped as they come."""
 
+    @property
+    def empty(self) -> bool:
+        """Nothing gathered yet (a table starting now starts from scratch)."""
+        return not self.items and self.names is None and self.oversized is None
+
 
 @dataclass
 class _Assembler:
@@ -242,6 +252,11 @@ class _Assembler:
     header_findings: list[Diagnostic] = field(default_factory=list)
     header_pieces: list[Piece] = field(default_factory=list)
     limit: int = field(default_factory=max_game_chars)
+    fast: bool = True
+    """Read a board written on one line in the usual order in one step (``decode_line``)."""
+    deferred: _FastBoard | None = None
+    """A board read in one step, held until the next item shows its table is over (it is
+    then recorded as it is) or that it goes on (it is then read again pair by pair)."""
 
     def _add(self, item: Pair | Stray) -> None:
         """Keep an item of the current table, unless the table outgrew the size limit."""
@@ -259,6 +274,11 @@ class _Assembler:
         current.items.append(item)
 
     def feed(self, item: Item | LinkStart) -> Iterator[Record]:
+        if isinstance(item, BoardLine):
+            yield from self._line(item)
+            return
+        if self.deferred is not None:
+            yield from self._settle(_ends_a_table(item))
         if type(item) is Pair and item.tag in _PLAIN:
             # The bulk of every file (cards, calls, page breaks): no board boundary here.
             if item.tag != "pg" and item.tag != "an" and item.tag != "nt":
@@ -300,6 +320,8 @@ class _Assembler:
         """Whether a pair ``tag`` fed now would end the current table (or find none) and
         leave the state a new slice starting with it starts from: no segment, no pending
         names, and ``seen_room`` as ``tag`` implies (True for ``qx``, else False)."""
+        if self.deferred is not None:
+            return tag in _CLOSERS  # a board read in one step: no segment, no room so far
         if self.segment is not None or self.header_findings or self.pending_names is not None:
             return False
         current = self.current
@@ -315,9 +337,61 @@ class _Assembler:
         return False
 
     def finish(self) -> Iterator[Record]:
+        yield from self._settle(True)
         yield from self._close()
         if self.header_findings:
             yield from self._header_record()
+
+    # --- the fast path: a board on one line -----------------------------------------------
+
+    def _line(self, line: BoardLine) -> Iterator[Record]:
+        board = self._fast_board(line)
+        if self.deferred is not None:
+            # A board read in one step ends where a pn, md or qx comes (no room, no header).
+            pairs = None if board is not None else list(line_pairs(line))
+            ends = board is not None or bool(pairs and pairs[0].tag in _CLOSERS)
+            yield from self._settle(ends)
+            if pairs is not None:
+                for pair in pairs:
+                    yield from self.feed(pair)
+                return
+        if board is not None and self._fresh():
+            # The line's pn ends the table in progress, as it would pair by pair.
+            if self.current.started:
+                yield from self._close()
+            self.deferred = _FastBoard(line, board)
+            return
+        for pair in line_pairs(line):
+            yield from self.feed(pair)
+
+    def _fast_board(self, line: BoardLine) -> Board | None:
+        """The board of a line that ``decode_line`` reads in one step, if this is the place
+        for one (no segment header, no room so far)."""
+        if not self.fast or self.seen_room or self.segment is not None:
+            return None
+        start, end = line.found.span()
+        if end - start > self.limit:
+            return None
+        return decode_line(line.found)
+
+    def _fresh(self) -> bool:
+        """Whether a table that starts with a ``pn`` now starts from scratch: no segment, no
+        room, nothing pending, and the table in progress (if any) ends here."""
+        if self.seen_room or self.segment is not None or self.pending_names is not None:
+            return False
+        return not self.header_findings and (self.current.started or self.current.empty)
+
+    def _settle(self, ends: bool) -> Iterator[Record]:
+        """The held board: recorded if its table ``ends`` here, else read pair by pair."""
+        held = self.deferred
+        if held is None:
+            return
+        self.deferred = None
+        if ends:
+            yield _fast_record(held, self.name)
+            return
+        for pair in line_pairs(held.line):
+            yield from self.feed(pair)
 
     # --- the rule, piece by piece ---------------------------------------------------------
 
@@ -468,6 +542,58 @@ class _Assembler:
         source = LinSourceMap(pieces, start=first.offset if first is not None else 0)
         found = INT001.at(("offset", source.start), skipped="this table", error=detail)
         return _record(None, [found], self.name, source)
+
+
+_CLOSERS = frozenset({"pn", "md", "qx"})
+"""The pairs that end a table that has a deal, when no room has been seen."""
+
+
+def _ends_a_table(item: Item | LinkStart) -> bool:
+    """Whether ``item`` ends a board read in one step (a table with a deal, no room)."""
+    if type(item) is Pair:
+        return item.tag in _CLOSERS
+    return isinstance(item, (DocumentEnd, LinkStart))
+
+
+@dataclass(frozen=True, slots=True)
+class _FastBoard:
+    line: BoardLine
+    board: Board
+
+
+def _fast_record(held: _FastBoard, name: str) -> Record:
+    """The record of a board read in one step: no finding; its positions are found by
+    reading the line again pair by pair, the first time one is asked for."""
+    piece = held.line.piece
+    line = piece.position(piece.start + held.line.found.start())[0]
+    return Record(held.board, (), name, line, _LineSource(held.line, name))
+
+
+class _LineSource:
+    """The source map of a board read in one step: the one the pair-by-pair read makes of
+    the same line, made when first needed (most boards have no finding to place)."""
+
+    __slots__ = ("_line", "_map", "_name")
+
+    def __init__(self, line: BoardLine, name: str) -> None:
+        self._line, self._name = line, name
+        self._map: LinSourceMap | None = None
+
+    def _source(self) -> LinSourceMap:
+        if self._map is None:
+            assembler = _Assembler(self._name, fast=False)
+            records = [r for pair in line_pairs(self._line) for r in assembler.feed(pair)]
+            records.extend(assembler.finish())
+            source = records[-1].locator
+            assert isinstance(source, LinSourceMap)
+            self._map = source
+        return self._map
+
+    def offset(self, path: tuple[object, ...] | None) -> int | None:
+        return self._source().offset(path)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        return self._source().position(offset)
 
 
 _NUMBER = re.compile(r"\s*([0-9]{1,6})\s*")

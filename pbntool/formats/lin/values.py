@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from pbntool.model import (
     Action,
@@ -31,6 +31,7 @@ from pbntool.model import (
 from pbntool.notation import CARDS_PER_HAND, TRICKS_PER_DEAL
 
 __all__ = [
+    "CALL_SPELLINGS",
     "CARD_SPELLINGS",
     "DEALER_DIGITS",
     "HAND_ORDER",
@@ -86,6 +87,9 @@ def read_deal(value: str) -> DealValue:
     Ranks may come in any order, ``10`` for ten, either case; a void suit's letter may be left
     out.  A missing fourth hand is the complement of three full ones.
     """
+    usual = _usual_deal(value)
+    if usual is not None:
+        return usual
     problems: list[Problem] = []
     text = value.strip()
     shift = len(value) - len(value.lstrip())
@@ -117,6 +121,63 @@ def read_deal(value: str) -> DealValue:
             held |= hand.mask
         hands[derived] = Hand.from_mask(_ALL_MASK & ~held)
     return DealValue(dealer, hands, offsets, derived, tuple(problems))
+
+
+_RANKS = "[2-9TJQKA]*"
+_USUAL_HAND = f"S({_RANKS})H({_RANKS})D({_RANKS})C({_RANKS})"
+_USUAL_DEAL = re.compile(f"([1-4]){_USUAL_HAND},{_USUAL_HAND},{_USUAL_HAND},(?:{_USUAL_HAND})?")
+"""A deal as BBO writes it: a dealer digit, then the four suits of each hand in upper case
+(the fourth hand may be left out)."""
+
+
+def _usual_deal(value: str) -> DealValue | None:
+    """``read_deal`` of a deal written as ``_USUAL_DEAL`` with no card twice in a hand; None
+    for any other value."""
+    found = _USUAL_DEAL.fullmatch(value)
+    if found is None:
+        return None
+    holdings = found.groups()
+    given = 4 if holdings[1 + 3 * 4] is not None else 3  # the dealer, then four per hand
+    texts = holdings[1 : 1 + 4 * given]
+    known = list(map(_HOLDINGS.get, texts))
+    # A holding not seen yet is worked out (and remembered).
+    fields = [_holding_bits(text) for text in texts] if None in known else cast(list[int], known)
+    if -1 in fields:
+        return None  # a card twice: ``_read_hand_slowly`` says where
+    hands: dict[Seat, Hand] = {}
+    offsets: dict[Seat, int] = {}
+    for index in range(given):
+        spades, hearts, diamonds, clubs = fields[4 * index : 4 * index + 4]
+        seat = HAND_ORDER[index]
+        hands[seat] = Hand.from_mask(spades << 48 | hearts << 32 | diamonds << 16 | clubs)
+        offsets[seat] = found.start(2 + 4 * index) - 1
+    derived = _missing_seat(hands)
+    if derived is not None:
+        held = 0
+        for hand in hands.values():
+            held |= hand.mask
+        hands[derived] = Hand.from_mask(_ALL_MASK & ~held)
+    return DealValue(DEALER_DIGITS[holdings[0]], hands, offsets, derived, ())
+
+
+_HOLDINGS: dict[str, int] = {}
+_HOLDINGS_KEPT = 1 << 15
+"""How many suit holdings ``_holding_bits`` remembers (two spellings of each of the 8,192)."""
+
+
+def _holding_bits(ranks: str) -> int:
+    """The 16-bit field of one suit's rank letters (upper case, no ``10``); -1 when a rank
+    comes twice."""
+    field = 0
+    for letter in ranks:
+        bit = _RANK_BIT[letter]
+        if field & bit:
+            field = -1
+            break
+        field |= bit
+    if len(_HOLDINGS) < _HOLDINGS_KEPT:
+        _HOLDINGS[ranks] = field
+    return field
 
 
 _ALL_MASK = sum(_FULL_SUIT << (suit * 16) for suit in range(4))
@@ -258,7 +319,7 @@ def _call_spellings() -> dict[str, tuple[Call, bool]]:
 
 def read_call(value: str) -> tuple[Call | None, bool]:
     """One call and whether it is alerted (``!`` anywhere in the value)."""
-    known = _CALLS.get(value)
+    known = CALL_SPELLINGS.get(value)
     if known is not None:
         return known
     alerted = "!" in value
@@ -272,7 +333,8 @@ def read_call(value: str) -> tuple[Call | None, bool]:
     return Bid.of(int(bid.group(1)), Strain.from_text(bid.group(2))), alerted
 
 
-_CALLS = _call_spellings()
+CALL_SPELLINGS = _call_spellings()
+"""Every usual spelling of a call, alerted (``1C!``) or not, to the call and its alert."""
 
 
 def read_calls(value: str) -> tuple[list[tuple[Call, bool]], Problem | None]:
