@@ -57,14 +57,10 @@ def write_lin(path: Path, seed: int, count: int) -> None:
 
 def commands(path: Path, boards: int) -> list[Measured]:
     python = sys.executable
+    convert = ["convert", str(path), "--to", "json", "-o", os.devnull, "-j", "1"]
     return [
         Measured("pbntool --version (startup)", [python, "-m", "pbntool", "--version"]),
-        Measured(
-            "pbntool convert --to json",
-            [python, "-m", "pbntool", "convert", str(path), "--to", "json", "-o", os.devnull]
-            + ["-j", "1"],
-            boards,
-        ),
+        Measured("pbntool convert --to json", [python, "-m", "pbntool", *convert], boards),
         Measured(
             "pbntool validate",
             [python, "-m", "pbntool", "validate", str(path), "-q", "-j", "1"],

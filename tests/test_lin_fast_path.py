@@ -15,6 +15,7 @@ import csv
 import io
 import random
 import re
+import subprocess
 import sys
 from functools import cache
 from pathlib import Path
@@ -28,11 +29,12 @@ from test_lin_fuzz import _TAGS, _VALUES, _seeds, lin_pairs, mutated
 import pbntool.formats.lin.reader as lin_reader
 from pbntool.dev.generate import random_boards
 from pbntool.formats import lin
-from pbntool.formats.lin.lexer import _tokens, load_parser
+from pbntool.formats.lin.lexer import GRAMMAR_TERMINALS, IGNORED_TERMINALS, PAIR, _tokens
 from pbntool.formats.lin.split import _LIN_HEADER, _header_and_room
 from pbntool.model import Board, Seat
 from pbntool.records import Record, validate_record
 from pbntool.run.tasks import OutputFormat, format_diagnostic
+from pbntool.text.grammars import ScannerLexer, build_parser, load_parser
 from pbntool.text.source import DecodedText
 
 REPO = Path(__file__).resolve().parent.parent
@@ -224,6 +226,31 @@ def test_a_finding_on_a_fast_board_is_placed_as_the_detailed_read_places_it() ->
     records = assert_same_either_way(text.encode(), "finding.lin")
     found = [d for record in records for d in validate_record(record)]
     assert found and all(d.line == 2 and d.column is not None for d in found)
+
+
+def test_the_lexer_spells_the_grammars_terminals_as_lark_does() -> None:
+    """The reader scans with the terminals of grammars/lin.lark written out (it loads no Lark):
+    they must be the very expressions Lark builds from the grammar."""
+    lexer = ScannerLexer(load_parser("lin").lexer_conf)
+    union = "|".join(f"(?P<{name}>{pattern})" for name, pattern in GRAMMAR_TERMINALS)
+    assert (union, IGNORED_TERMINALS) == (lexer.pattern.pattern, lexer.ignored)
+    parser = build_parser("lin", "pair_item")
+    blank, tag, value = (
+        parser.get_terminal(name).pattern.to_regexp() for name in ("_BLANK", "TAG", "VALUE")
+    )
+    assert rf"(?:{blank})?(?P<tag>{tag})(?:{blank})?\|(?P<value>{value})\|(?:{blank})?" == PAIR
+
+
+def test_reading_lin_loads_no_lark() -> None:
+    code = (
+        "import io, sys; from pbntool.formats import lin; "
+        "lin.parse(open(sys.argv[1], 'rb').read(), validate=True); "
+        "print('lark' in sys.modules)"
+    )
+    path = REPO / "fixtures" / "lin" / "invalid" / "LIN001_text_that_is_not_a_pair.lin"
+    found = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                           text=True, check=True, cwd=REPO)  # fmt: skip
+    assert found.stdout.strip() == "False"
 
 
 def test_the_scanner_gives_the_tokens_of_the_grammar() -> None:

@@ -1,10 +1,12 @@
 """LIN text to pairs: the first layer of the LIN reader.
 
 The text is read in chunks (``pbntool.text.source.DecodedText``: bounded memory, any encoding)
-and each chunk is lexed with ``grammars/lin.lark``; a pair cut off at the end of a chunk is
-carried into the next one.  The output is a stream of ``Pair``s (tag lower-cased, raw value,
-offsets) and ``Stray`` pieces (text that is not a pair), each with the ``Piece`` of text it
-came from, which turns an offset into a line and column.
+and each chunk is scanned with the terminals of ``grammars/lin.lark`` (``GRAMMAR_TERMINALS``);
+a pair cut off at the end of a chunk is carried into the next one.  The output is a stream of
+``Pair``s (tag lower-cased, raw value, offsets) and ``Stray`` pieces (text that is not a
+pair), each with the ``Piece`` of text it came from, which turns an offset into a line and
+column.  For the reader's fast path, a board on one line in BBO's usual shape comes whole, as
+a ``BoardLine`` (``BOARD_LINE``).
 
 A file of handviewer links (``…handviewer.html?lin=…``) is read link by link: the ``lin``
 parameter is percent-decoded once, with form semantics, and every decoded character keeps
@@ -20,11 +22,13 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pbntool.text import source
-from pbntool.text.grammars import ScannerLexer, build_parser, load_parser
 from pbntool.text.source import LineIndex
 
 __all__ = [
     "BOARD_LINE",
+    "GRAMMAR_TERMINALS",
+    "IGNORED_TERMINALS",
+    "PAIR",
     "BoardLine",
     "DocumentEnd",
     "Item",
@@ -108,19 +112,30 @@ class BoardLine(NamedTuple):
 Item = Pair | Stray | DocumentEnd | BoardLine
 
 
+# The terminals of grammars/lin.lark, spelled as Lark spells them (``to_regexp``), so that
+# reading LIN needs no Lark: test_lin_fast_path checks that Lark builds the very same ones.
+_BLANK = "[ \t\f\\v\r\n]+"
+_SPACE = "[ \t\f\\v]+"
+_TAG = "[A-Za-z]{2}"
+_PAIR = f"{_TAG}(?:{_BLANK})?\\|[^|]*\\|"
+GRAMMAR_TERMINALS = (
+    ("PAIRS", f"{_PAIR}(?:(?:{_SPACE})?{_PAIR})*(?:{_SPACE})?"),
+    ("OPEN_PAIR", f"{_TAG}(?:{_BLANK})?\\|[^|]*\\Z"),
+    ("STRAY_PIPE", "\\|+"),
+    ("JUNK", "[^| \t\f\\v\r\n]+"),
+    ("_BLANK", _BLANK),
+)
+"""The grammar's terminals in the order its lexer tries them (priority, then length)."""
+IGNORED_TERMINALS = frozenset({"_BLANK"})
+PAIR = f"(?:{_BLANK})?(?P<tag>{_TAG})(?:{_BLANK})?\\|(?P<value>[^|]*)\\|(?:{_BLANK})?"
+"""One pair, with groups ``tag`` and ``value``: the grammar's TAG, VALUE and blank terminals
+in the shape of its PAIR."""
+
+
 @functools.cache
 def pair_pattern() -> re.Pattern[str]:
-    """One pair, with groups ``tag`` and ``value``: the grammar's own TAG, VALUE and blank
-    terminals in the shape of its PAIR."""
-    parser = build_parser("lin", "pair_item")
-
-    def pattern(name: str) -> str:
-        return parser.get_terminal(name).pattern.to_regexp()
-
-    blank = f"(?:{pattern('_BLANK')})?"
-    return re.compile(
-        rf"{blank}(?P<tag>{pattern('TAG')}){blank}\|(?P<value>{pattern('VALUE')})\|{blank}"
-    )
+    """``PAIR``, compiled."""
+    return re.compile(PAIR)
 
 
 def iter_items(
@@ -217,9 +232,9 @@ def _scanner() -> tuple[re.Pattern[str], frozenset[str]]:
     """The grammar's terminals as one expression (``BOARD_LINE`` first), and the ones to skip.
     ``start: _item*`` accepts any sequence of tokens, so the parse tree's children are exactly
     the tokens this scan finds: the parser itself would add nothing but its cost."""
-    lexer = ScannerLexer(load_parser("lin").lexer_conf)
-    union = f"(?P<BOARD>{BOARD_LINE})|{lexer.pattern.pattern}"
-    return re.compile(union, lexer.pattern.flags), lexer.ignored
+    terminals = (("BOARD", BOARD_LINE), *GRAMMAR_TERMINALS)
+    union = "|".join(f"(?P<{name}>{pattern})" for name, pattern in terminals)
+    return re.compile(union), IGNORED_TERMINALS
 
 
 def _tokens(text: str) -> list[re.Match[str]]:
