@@ -522,7 +522,8 @@ def _claim(state: _Table, pair: Pair) -> None:
     if tricks is None:
         state.report(LIN108.at(("offset", pair.value_offset), value=pair.value.strip()))
     state.claims.append((tricks, pair.value.strip(), pair.value_offset))
-    state.source.tags["Result"] = pair.value_offset
+    if state.positions:
+        state.source.tags["Result"] = pair.value_offset
 
 
 def _commentary(state: _Table, pair: Pair) -> None:
