@@ -1,9 +1,11 @@
-"""``pbntool dd --fill -j N`` against endplay's batch ``calc_all_tables`` on the same deals.
+"""``pbntool dd --fill -j N`` and ``pbntool dd -j N`` (the table and par as JSON lines, on the
+batch engine) against endplay's batch ``calc_all_tables`` on the same deals.
 
-Both run in a fresh process each, DDS on N threads (``SetMaxThreads(N)`` for endplay), best of
+Each runs in a fresh process, DDS on N threads (``SetMaxThreads(N)`` for endplay; ``-j N`` for
+pbntool, whose DDS spreads each batch call over N threads in one process), best of
 ``--repeat`` wall times and CPU times (user+system, which the shared machine disturbs less).
-pbntool's figure includes reading the file, par (DDS ``Par`` and ``DealerPar``) and writing the
-four tags; endplay's is the tables alone.
+pbntool's figures include reading the file and par (DDS ``Par`` and ``DealerPar``), and for
+``--fill`` writing the four tags; endplay's is the tables alone.
 
     python benchmarks/bench_dd.py --deals 100 --threads 2 --repeat 3
 """
@@ -67,6 +69,10 @@ def main() -> None:
                 os.devnull,
                 str(path),
             ],
+            "pbntool dd (JSON lines)": [
+                *(sys.executable, "-m", "pbntool", "dd", "--format", "json", "-j", threads),
+                *("--quiet", str(path)),
+            ],
             "endplay calc_all_tables": [sys.executable, "-c", ENDPLAY, str(path), threads],
         }
         best: dict[str, tuple[float, float]] = {}
@@ -83,9 +89,11 @@ def main() -> None:
         print(
             f"  {name:26} wall {wall:7.2f} s ({wall / options.deals:.3f} s/deal)  cpu {cpu:7.2f} s"
         )
-    ours, theirs = best["pbntool dd --fill"], best["endplay calc_all_tables"]
-    ratio_wall, ratio_cpu = theirs[0] / ours[0], theirs[1] / ours[1]
-    print(f"  pbntool/endplay throughput: wall {ratio_wall:.2f}x, cpu {ratio_cpu:.2f}x")
+    theirs = best["endplay calc_all_tables"]
+    for name in ("pbntool dd --fill", "pbntool dd (JSON lines)"):
+        ours = best[name]
+        ratio_wall, ratio_cpu = theirs[0] / ours[0], theirs[1] / ours[1]
+        print(f"  {name}/endplay throughput: wall {ratio_wall:.2f}x, cpu {ratio_cpu:.2f}x")
 
 
 if __name__ == "__main__":

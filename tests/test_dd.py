@@ -311,3 +311,100 @@ def test_results_come_in_input_order_with_workers() -> None:
     together = list(solve_in_order(jobs, workers=2))
     assert [key for key, _ in together] == [key for key, _ in jobs]
     assert together == alone
+
+
+# --- the engine dd runs on: small inputs gathered into one DDS call, big ones cut ----------------
+
+
+def _folder_of_games(root: Path, sizes: tuple[int, ...]) -> Path:
+    from pbntool.dev.generate import random_boards
+    from pbntool.formats.pbn.writer import dumps
+
+    for index, size in enumerate(sizes):
+        games = dumps(random_boards(70 + index, size, play=False))
+        (root / f"f{index:02}.pbn").write_text(games, encoding="utf-8")
+    return root
+
+
+def _batch_chunks(paths: tuple[str, ...], task: object, unit_chars: int | None) -> list[object]:
+    from pbntool.run.batch import Batch, BatchOptions
+
+    batch = Batch(BatchOptions(paths=paths, jobs=1), task, unit_chars)  # type: ignore[arg-type]
+    return [(source.name, chunk) for source, chunk in batch]
+
+
+def _what_was_written(chunks: list[object]) -> list[tuple[object, ...]]:
+    """Per input: its output, its stderr, its records, boards and findings (chunks merge the
+    records of one unit, so their cuts differ with the unit size)."""
+    per_input: dict[str, list[object]] = {}
+    for name, chunk in chunks:  # type: ignore[misc]
+        per_input.setdefault(name, []).append(chunk)
+    return [
+        (
+            name,
+            "".join(c.out for c in found),  # type: ignore[attr-defined]
+            "".join(c.err for c in found),  # type: ignore[attr-defined]
+            sum(c.records for c in found),  # type: ignore[attr-defined]
+            sum(c.boards for c in found),  # type: ignore[attr-defined]
+            [f for c in found for f in c.findings],  # type: ignore[attr-defined]
+        )
+        for name, found in per_input.items()
+    ]
+
+
+@needs_solver
+def test_small_inputs_are_solved_together_and_big_ones_in_units(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pbntool.tools.dd.jobs as jobs
+    from pbntool.cli.dd import UNIT_CHARS
+    from pbntool.run.tasks import DDTask
+
+    calls: list[int] = []
+    solve = jobs.analyse_batch
+
+    def counted(deals: list[object]) -> object:
+        calls.append(len(deals))
+        return solve(deals)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jobs, "analyse_batch", counted)
+    folder = _folder_of_games(tmp_path, (1, 1, 2, 1, 1))
+    paths = (str(folder),)
+    gathered = _batch_chunks(paths, DDTask(), UNIT_CHARS)
+    assert calls == [6]  # five one- or two-board files, one DDS call
+    calls.clear()
+    assert _batch_chunks(paths, DDTask(), None) == gathered  # file by file: the same chunks
+    assert calls == [1, 1, 2, 1, 1]
+    calls.clear()
+    _batch_chunks(paths, DDTask(), 600)  # units of about 600 characters: a game or two each
+    assert len(calls) > 1 and sum(calls) == 6
+
+
+def test_gathered_and_cut_units_read_as_the_whole_files(corpus_dir: Path) -> None:
+    """The units of a one-process run with a small unit size (as ``dd``'s): the same chunks
+    as the default run, and no slice read twice (its start state is known when it is sent).
+    The files have ``#`` inheritance, which a slice started from a wrong guess would get
+    wrong."""
+    from pbntool.formats import split
+    from pbntool.run.tasks import ValidateTask
+
+    folder = corpus_dir / "ContractBridge__pbn-files" / "1996-10th_World_Bridge_Team_Olympiad"
+    if not folder.is_dir():
+        pytest.skip("corpus absent")
+    paths = tuple(sorted(str(path) for path in folder.glob("*.PBN"))[:12])
+    reruns: list[bool] = []
+    check = split.Planned.check
+
+    def counted(self: split.Planned, outcome: split.WorkOutcome) -> split.Work | None:
+        again = check(self, outcome)
+        reruns.append(again is not None)
+        return again
+
+    whole = _what_was_written(_batch_chunks(paths, ValidateTask(), None))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(split.Planned, "check", counted)
+        for unit_chars in (300, 2000, 16 << 10):
+            reruns.clear()
+            cut = _batch_chunks(paths, ValidateTask(), unit_chars)
+            assert _what_was_written(cut) == whole, unit_chars
+            assert len(reruns) >= len(paths) and not any(reruns), unit_chars

@@ -324,3 +324,140 @@ def test_fill_goes_on_after_an_unreadable_input(tmp_path: Path) -> None:
     assert done.returncode == 2  # an input could not be read
     assert b"SRC003 cannot read input: no such file or directory" in done.stderr
     assert b"[DoubleDummyTricks" in done.stdout and b"1 board filled" in done.stderr
+
+
+# --- dd on the batch engine: archives, directories, -j, progress ---------------------------------
+
+
+def _seconds_hidden(text: bytes) -> str:
+    """The summary without its run time (the one part that differs between runs)."""
+    return re.sub(r" in \d+\.\d\d s", " in - s", text.decode())
+
+
+def _event_folder(root: Path) -> Path:
+    """A folder of PBN files, one of them with a board whose deal is not full (DDA006), and a
+    subfolder: 3 inputs, 6 boards, 5 solved."""
+    folder = root / "event"
+    (folder / "later").mkdir(parents=True)
+    (folder / "a.pbn").write_text(dumps(random_boards(41, 2, play=False)), encoding="utf-8")
+    (folder / "later" / "c.pbn").write_text(dumps(random_boards(43, 3, play=False)))
+    partial = '[Board "9"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "N:AKQJ... - - -"]\n'
+    (folder / "b.pbn").write_text(partial, encoding="utf-8")
+    return folder
+
+
+@needs_solver
+def test_a_directory_is_walked_and_findings_are_placed_as_validate_places_them(
+    tmp_path: Path,
+) -> None:
+    folder = _event_folder(tmp_path)
+    done = run("dd", folder, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    names = [Path(line["file"]).relative_to(folder).as_posix() for line in lines]
+    assert names == ["a.pbn", "a.pbn", "later/c.pbn", "later/c.pbn", "later/c.pbn"]
+    stderr = done.stderr.decode()
+    assert re.search(
+        rf"^{re.escape(str(folder / 'b.pbn'))}:4:8: warning DDA006 board 9: board not "
+        "analysed: East, South, West are not known$",
+        stderr,
+        re.M,
+    ), stderr
+    assert re.search(r"^pbntool: 3 inputs, 6 boards: 0 errors, \d+ warnings, .*; 5 boards solved$",
+                     stderr, re.M), stderr  # fmt: skip
+
+
+@needs_solver
+def test_two_jobs_give_the_output_of_one(tmp_path: Path) -> None:
+    folder = _event_folder(tmp_path)
+    for mode in ([], ["--format", "json"], ["--check"], ["--contract", "3NT"]):
+        one = run("dd", folder, "-j", "1", *mode)
+        two = run("dd", folder, "-j", "2", *mode)
+        assert one.returncode == two.returncode == 0, (mode, one.stderr)
+        assert one.stdout == two.stdout, mode
+        assert _seconds_hidden(one.stderr) == _seconds_hidden(two.stderr), mode
+    filled = run("dd", "--fill", "-j", "1", folder)
+    assert filled.stdout == run("dd", "--fill", "-j", "2", folder).stdout
+    assert filled.stdout.count(b"[DoubleDummyTricks ") == 5
+
+
+@needs_solver
+def test_archive_members_are_read_and_filled(tmp_path: Path) -> None:
+    import tarfile
+    import zipfile
+
+    first = dumps(random_boards(51, 2, play=False)).encode()
+    second = dumps(random_boards(52, 1, play=False)).encode()
+    (tmp_path / "one.pbn").write_bytes(first)
+    (tmp_path / "two.pbn").write_bytes(second)
+    with zipfile.ZipFile(tmp_path / "event.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("one.pbn", first)
+        archive.writestr("sub/two.pbn", second)
+    with tarfile.open(tmp_path / "event.tar.gz", "w:gz") as archive:
+        archive.add(tmp_path / "one.pbn", "one.pbn")
+    loose = run("dd", tmp_path / "one.pbn", tmp_path / "two.pbn", "--format", "json")
+    zipped = run("dd", tmp_path / "event.zip", "--format", "json")
+    assert zipped.returncode == 0, zipped.stderr
+    read = [json.loads(line) for line in zipped.stdout.splitlines()]
+    assert [line["file"] for line in read] == [f"{tmp_path / 'event.zip'}!one.pbn"] * 2 + [
+        f"{tmp_path / 'event.zip'}!sub/two.pbn"
+    ]
+    expected = [json.loads(line) for line in loose.stdout.splitlines()]
+    assert [{**line, "file": ""} for line in read] == [{**line, "file": ""} for line in expected]
+    assert "pbntool: 2 inputs, 3 boards" in zipped.stderr.decode()
+    tarred = run("dd", tmp_path / "event.tar.gz")
+    assert tarred.returncode == 0 and tarred.stdout.count(b"  par ") == 2
+    assert f"{tmp_path / 'event.tar.gz'}!one.pbn:1 board 1\n".encode() in tarred.stdout
+    # --fill reads the members too: each member's filled text, one after the other
+    filled = run("dd", "--fill", tmp_path / "event.zip")
+    apart = b"".join(run("dd", "--fill", tmp_path / name).stdout for name in ("one.pbn", "two.pbn"))
+    assert filled.returncode == 0 and filled.stdout == apart
+    assert b"3 boards filled" in filled.stderr
+    refused = run("dd", "--fill", "--in-place", tmp_path / "event.zip")
+    assert refused.returncode == 2 and b"ARC007" in refused.stderr  # a member is no file
+
+
+@needs_solver
+def test_no_progress_bar_off_a_terminal_unless_asked(tmp_path: Path) -> None:
+    folder = _event_folder(tmp_path)
+    for mode in ([], ["--fill"]):
+        quiet = run("dd", folder, *mode)
+        err = quiet.stderr.decode()
+        assert err.count("pbntool: 3 inputs, 6 boards") == 1  # the summary, no bar
+        assert "\r" not in err and "\x1b" not in err and "━" not in err and "/s" not in err
+        shown = run("dd", folder, "--progress", *mode).stderr.decode()
+        assert "6 boards, " in shown and "/s" in shown, mode  # the bar, when asked
+        assert "━" not in run("dd", folder, "--progress", "-q", *mode).stderr.decode()
+
+
+@needs_solver
+def test_summary_json_max_errors_and_files_from(tmp_path: Path) -> None:
+    folder = _event_folder(tmp_path)
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{folder / 'b.pbn'}\n{folder / 'a.pbn'}\n")
+    done = run("dd", "--files-from", listing, "--summary-json", "--fail-on", "warning")
+    assert done.returncode == 1  # the DDA006 warning fails the run with --fail-on warning
+    summary = json.loads(done.stderr.decode().splitlines()[-1])
+    assert (summary["inputs"], summary["boards"]) == (2, 3)
+    assert summary["by_code"]["warning"]["DDA006"] == 1
+    assert done.stdout.count(b"  par ") == 2
+    broken = tmp_path / "broken.pbn"
+    games = dumps(random_boards(61, 3, play=False))
+    broken.write_text(re.sub(r'\[Deal "[^"]*"\]', '[Deal "N:AKQJ.. - - -"]', games, count=1))
+    stopped = run("dd", broken, folder, "--max-errors", "1")
+    assert stopped.returncode == 1
+    assert b"stopped after 1 errors (--max-errors)" in stopped.stderr
+    assert b"later/c.pbn" not in stopped.stdout  # nothing after the board that stopped it
+
+
+@needs_solver
+def test_fill_refuses_what_it_cannot_do_before_reading(tmp_path: Path) -> None:
+    folder = _event_folder(tmp_path)
+    for options, message in (
+        (["--max-errors", "3"], "--max-errors does not go with --fill"),
+        (["--dialect", "pavlicek"], "--dialect does not go with --fill"),
+        (["-o", tmp_path / "out.pbn"], "--output takes one input"),
+    ):
+        done = run("dd", "--fill", folder, *options)
+        assert done.returncode == 2 and message in done.stderr.decode(), done.stderr
+        assert done.stdout == b""

@@ -56,6 +56,7 @@ __all__ = [
     "ToOption",
     "app",
     "batch_command",
+    "batch_command_restating",
     "format_parser",
     "iter_records",
     "open_output",
@@ -496,6 +497,23 @@ def batch_command(command: CommandT) -> CommandT:
     The command declares its own options and ``inputs``; usage errors (bad combinations, no
     dask) exit 2 with a message instead of a traceback.
     """
+    return _with_batch_options(command, {})
+
+
+def batch_command_restating(**restated: Any) -> Callable[[CommandT], CommandT]:
+    """``batch_command`` with some shared options declared anew, by parameter name, for a
+    command where they mean something of their own (``dd``'s ``-j``: its help says how the
+    solving is spread); their values still arrive in ``inputs``."""
+    unknown = set(restated) - {parameter.name for parameter in BATCH_OPTIONS}
+    assert not unknown, f"not shared options: {unknown}"
+    return lambda command: _with_batch_options(command, restated)
+
+
+def _with_batch_options(command: CommandT, restated: dict[str, Any]) -> CommandT:
+    shared_options = tuple(
+        parameter.replace(annotation=restated.get(parameter.name, parameter.annotation))
+        for parameter in BATCH_OPTIONS
+    )
     own = inspect.signature(command, eval_str=True)
     names = {parameter.name for parameter in BATCH_OPTIONS}
 
@@ -516,10 +534,10 @@ def batch_command(command: CommandT) -> CommandT:
             raise typer.Exit(EXIT_UNREADABLE) from None
 
     parameters = [p for p in own.parameters.values() if p.name != "inputs"]
-    wrapper.__signature__ = own.replace(parameters=[*parameters, *BATCH_OPTIONS])  # type: ignore[attr-defined]
+    wrapper.__signature__ = own.replace(parameters=[*parameters, *shared_options])  # type: ignore[attr-defined]
     wrapper.__annotations__ = {
         **{p.name: p.annotation for p in parameters},
-        **{p.name: p.annotation for p in BATCH_OPTIONS},
+        **{p.name: p.annotation for p in shared_options},
     }
     return cast(CommandT, wrapper)
 

@@ -1,10 +1,17 @@
 """``pbntool dd``: double-dummy tables and par; ``--check`` and ``--fill`` the tags that carry
-them; ``--contract`` for one contract's tricks.  Needs the extra ``pbntool[dd]``."""
+them; ``--contract`` for one contract's tricks.  Needs the extra ``pbntool[dd]``.
+
+The table, ``--check`` and ``--contract`` run on the batch engine (``pbntool.run``), as
+``validate`` does: its inputs, progress bar, findings, summary and exit codes; the deals of
+each unit are solved in DDS's batch calls on ``-j`` DDS threads (``_spread`` says why
+threads, not worker processes).  ``--fill`` rewrites files: it runs input by input, each
+read whole, edited by the one minimal-edit engine and written through the one write path.
+"""
 
 from __future__ import annotations
 
 import contextlib
-import json
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,11 +20,9 @@ import typer
 
 from pbntool.cli.common import (
     EXIT_UNREADABLE,
-    FromOption,
     OutputFormat,
-    Paths,
     app,
-    iter_records,
+    batch_command_restating,
     pipe_safe,
     plural,
     print_diagnostic,
@@ -27,43 +32,39 @@ from pbntool.diagnostics import ARC007, DDA008, SRC003, Diagnostic, Severity
 from pbntool.formats import SNIFF_BYTES, Format, detect_format
 from pbntool.model import Contract, Seat
 from pbntool.records import Record
-from pbntool.run.engine import available_cores
-from pbntool.run.guard import guarded
+from pbntool.run.batch import Batch, BatchOptions, ProgressLike, UsageError, open_progress
 from pbntool.run.report import Tally
+from pbntool.run.tasks import DDCounts, DDTask
 from pbntool.text.edit import InputFiles, atomic_write, locked_in_place, plain_file_problem
-from pbntool.text.inputs import Input, iter_inputs
-from pbntool.tools.dd import (
-    PbnFiller,
-    SolverUnavailable,
-    analysis_of,
-    check_record,
-    contract_jobs,
-    load_solver,
-    par_conditions,
-    solve_in_order,
-    table_jobs,
-)
-from pbntool.tools.dd.check import stated_tags
-from pbntool.tools.dd.report import analysis_dict, analysis_text, contract_dict, contract_text
+from pbntool.text.inputs import Input
+from pbntool.tools.dd import PbnFiller, SolverUnavailable, load_solver
 from pbntool.tools.select.kinds import Kind, parse_literal
 
 __all__ = ["dd"]
 
+UNIT_CHARS = 16 << 10
+"""Text per unit of work: a few dozen boards, about one DDS batch call (``TABLES_PER_CALL``
+deals), so that the progress bar moves every few seconds (units of a megabyte, as for
+``validate``, would hold minutes of solving); smaller inputs are gathered up to that size,
+so that a folder of one-board files fills DDS's batch calls too."""
+
+DDJobs = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        help="Solve on N cores: DDS's batch calls (40 deals each) spread over N threads of "
+        "its own, in this process (0: one per core). With --engine dask: N workers, one DDS "
+        "thread each. The output is the same for any N.",
+    ),
+]
+
 
 @command(app)
 @pipe_safe
+@batch_command_restating(jobs=DDJobs)
 def dd(
-    paths: Paths,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=0,
-            help="Solve boards on this many of DDS's own threads (0: one per core).",
-            show_default="0: one per core",
-        ),
-    ] = 0,
+    inputs: BatchOptions,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="text or JSON lines.")
     ] = OutputFormat.text,
@@ -100,19 +101,18 @@ def dd(
         str | None,
         typer.Option("--declarer", help="With --contract: N, E, S or W (default: all four)."),
     ] = None,
-    source_format: FromOption = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
 ) -> None:
     """Double-dummy table (tricks for each declarer and strain) and par of every board.
 
     Each full deal is solved (the dd extra: pip install 'pbntool[dd]'): the tricks each
     seat takes in each strain and the par score and contracts, as text or JSON lines.
     --check compares them with the DoubleDummyTricks, OptimumResultTable, OptimumScore and
-    ParContract tags the file states; --fill writes those tags into PBN files with minimal
-    edits; --contract gives the tricks and score of one contract.
+    ParContract tags the file states and prints each disagreement as validate prints a
+    finding; --fill writes those tags into PBN files with minimal edits; --contract gives the
+    tricks and score of one contract.  The boards are solved on every core (-j), in DDS's
+    batch calls; the output is the same, in the same order, for any -j.
 
-    Inputs: files in any readable format, directories, archives, handviewer links, or - for
-    stdin (--fill writes PBN files only).
+    Inputs: {inputs} (--fill edits PBN inputs only).
 
     Examples:
         pbntool dd fixtures/sample/event.pbn
@@ -120,28 +120,20 @@ def dd(
         pbntool dd --contract 3NT fixtures/sample/event.pbn
             The tricks 3NT takes for each declarer on each board, and its score.
 
-    Exit 1: errors in the input, or, with --check, a stated tag that differs.
+    Exit 1: errors in the input (or findings at or above --fail-on), with --check a stated
+    tag that differs, or --max-errors reached.
     """
-    paths = paths or []
-    if not paths:
-        raise typer.BadParameter("give the files to analyse (or - for stdin)", param_hint="PATH")
-    _check_options(check, fill, force, in_place, output, contract, declarer, paths)
+    _check_options(inputs, check, fill, force, in_place, output, contract, declarer)
     try:
         load_solver()
     except SolverUnavailable as error:
         typer.echo(f"pbntool dd: {error}", err=True)
         raise typer.Exit(EXIT_UNREADABLE) from None
-    report = Tally()
-    jobs = jobs or available_cores()  # DDS's batch calls spread over its own threads
     if fill:
-        _fill(paths, jobs, force, in_place, output, report, quiet)
-    elif contract is not None:
-        wanted = _parse_contract(contract)
-        seats = (Seat.from_letter(declarer.strip()),) if declarer else tuple(Seat)
-        _contracts(paths, source_format, jobs, wanted, seats, output_format, report, quiet)
-    else:
-        _analyse(paths, source_format, jobs, check, output_format, report, quiet)
-    raise typer.Exit(report.exit_code())
+        raise typer.Exit(_fill(inputs, force, in_place, output))
+    wanted = None if contract is None else _parse_contract(contract)
+    seats = (Seat.from_letter(declarer.strip()),) if declarer else tuple(Seat)
+    raise typer.Exit(_solve(inputs, output_format, check, wanted, seats))
 
 
 def _usage(message: str) -> None:
@@ -150,6 +142,7 @@ def _usage(message: str) -> None:
 
 
 def _check_options(
+    inputs: BatchOptions,
     check: bool,
     fill: bool,
     force: bool,
@@ -157,7 +150,6 @@ def _check_options(
     output: str | None,
     contract: str | None,
     declarer: str | None,
-    paths: list[str],
 ) -> None:
     if sum((check, fill, contract is not None)) > 1:
         _usage("--check, --fill and --contract do not go together")
@@ -165,8 +157,10 @@ def _check_options(
         _usage("--force, --in-place and --output go with --fill")
     if in_place and output:
         _usage("--in-place or --output, not both")
-    if in_place and "-" in paths:
+    if in_place and "-" in inputs.paths:
         _usage("--in-place cannot rewrite stdin")
+    if fill:
+        _check_fill_options(inputs)
     if declarer is not None:
         if contract is None:
             _usage("--declarer goes with --contract")
@@ -174,6 +168,16 @@ def _check_options(
             _usage(f"--declarer {declarer!r}: expected N, E, S or W")
     if contract is not None:
         _parse_contract(contract)
+
+
+def _check_fill_options(inputs: BatchOptions) -> None:
+    """What ``--fill`` (which edits each file in this process, from its start) cannot do."""
+    if inputs.engine != "local":
+        _usage("--fill runs in this process: --engine dask goes with the table and --check")
+    if inputs.max_errors is not None:
+        _usage("--max-errors does not go with --fill (each input is written whole)")
+    if inputs.dialect is not None:
+        _usage("--dialect does not go with --fill (it edits the file as written)")
 
 
 def _parse_contract(text: str) -> Contract:
@@ -187,171 +191,160 @@ def _parse_contract(text: str) -> Contract:
     return parsed
 
 
-# --- the table and par, and --check -------------------------------------------------------------
+# --- the table and par, --check, --contract: on the batch engine --------------------------------
 
 
-def _analyse(
-    paths: list[str],
-    source_format: Format | None,
-    jobs: int,
+def _solve(
+    inputs: BatchOptions,
+    output_format: OutputFormat,
     check: bool,
-    output_format: OutputFormat,
-    report: Tally,
-    quiet: bool,
-) -> None:
-    """Print each board's table and par, or (``check``) what its tags get wrong."""
-    out = sys.stdout
-    solved = checked = 0
-    records = iter_records(paths, report, source_format)
-    for record, outcome in solve_in_order(table_jobs(records), jobs):
-        analysis, ours = analysis_of(record, outcome)
-        if analysis is not None:
-            solved += 1
-            if check:
-                checked += record.board is not None and bool(stated_tags(record.board))
-                found, failure = guarded(record, check_record, record, analysis)
-                ours += found or []
-                ours += [failure] if failure is not None else []
-            elif output_format is OutputFormat.json:
-                out.write(json.dumps(analysis_dict(record, analysis)) + "\n")
-            else:
-                out.write(analysis_text(record, analysis))
-        report.count(record, [*record.diagnostics, *ours])
-        _emit(record, ours, quiet, output_format if check else None)
-    out.flush()
-    if not quiet:
-        extra = f"; {plural(solved, 'board')} solved"
-        if check:
-            extra += f", {plural(checked, 'board')} with double-dummy tags checked"
-        typer.echo(report.summary(extra), err=True)
-
-
-def _emit(
-    record: Record, ours: list[Diagnostic], quiet: bool, findings: OutputFormat | None
-) -> None:
-    """The reader's errors go to stderr (its warnings are ``validate``'s business); our own
-    findings are the output with ``--check`` (``findings`` is then their format), else notes
-    on stderr."""
-    if not quiet:
-        for diagnostic in record.diagnostics:
-            if diagnostic.severity >= Severity.ERROR:
-                print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
-    for diagnostic in ours:
-        if findings is not None:
-            print_diagnostic(diagnostic, findings, sys.stdout)
-        elif not quiet:
-            print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
-
-
-# --- --contract ---------------------------------------------------------------------------------
-
-
-def _contracts(
-    paths: list[str],
-    source_format: Format | None,
-    jobs: int,
-    contract: Contract,
+    contract: Contract | None,
     seats: tuple[Seat, ...],
-    output_format: OutputFormat,
-    report: Tally,
-    quiet: bool,
-) -> None:
-    """For each board and declarer: the contract's tricks double dummy, and its score."""
-    assert contract.strain is not None
+) -> int:
+    """Each board's table and par, what its tags get wrong (``check``), or one contract's
+    tricks (``contract``), in input order; the exit code."""
+    options, threads = _spread(inputs)
+    task = DDTask(output_format, check, contract, seats, threads, inputs.quiet)
+    batch = Batch(options, task, unit_chars=UNIT_CHARS)
+    solved = checked = 0
     out = sys.stdout
-    records = iter_records(paths, report, source_format)
-    for record, outcome in solve_in_order(contract_jobs(records, contract.strain, seats), jobs):
-        ours: list[Diagnostic] = []
-        if isinstance(outcome, tuple):
-            vulnerability = par_conditions(record.board)[0] if record.board else None
-            for seat, tricks in zip(seats, outcome, strict=True):
-                if output_format is OutputFormat.json:
-                    line = contract_dict(record, contract, seat, tricks, vulnerability)
-                    out.write(json.dumps(line) + "\n")
-                else:
-                    out.write(contract_text(record, contract, seat, tricks, vulnerability))
-        else:
-            ours = analysis_of(record, outcome)[1]
-        report.count(record, [*record.diagnostics, *ours])
-        _emit(record, ours, quiet, None)
+    for _source, chunk in batch:
+        if chunk.out:
+            out.write(chunk.out)
+        if chunk.err:
+            sys.stderr.write(chunk.err)
+        if isinstance(chunk.payload, DDCounts):
+            solved += chunk.payload.solved
+            checked += chunk.payload.checked
     out.flush()
-    if not quiet:
-        typer.echo(report.summary(), err=True)
+    note = ""
+    if contract is None:
+        note = f"; {plural(solved, 'board')} solved"
+        if check:
+            note += f", {plural(checked, 'board')} with double-dummy tags checked"
+    return batch.finish(note=note)
 
 
-# --- --fill -------------------------------------------------------------------------------------
+def _spread(inputs: BatchOptions) -> tuple[BatchOptions, int]:
+    """Where ``-j`` goes: the options the batch runs with, and the DDS threads of the
+    process that solves.  On this machine one process solves, DDS spreading each batch
+    call over ``-j`` threads of its own: as fast as ``-j`` worker processes of one thread
+    each (docs/dd.md), and a small input still uses every core.  On Dask the workers are
+    the parallelism, one DDS thread each."""
+    if inputs.engine != "local":
+        return inputs, 1
+    return dataclasses.replace(inputs, jobs=1), inputs.job_count
 
 
-def _fill(
-    paths: list[str],
-    jobs: int,
-    force: bool,
-    in_place: bool,
-    output: str | None,
-    report: Tally,
-    quiet: bool,
-) -> None:
-    """Write the tags into each PBN input: to stdout, ``--output`` or the file itself."""
-    sources = list(iter_inputs(paths))
-    if output is not None and len(sources) != 1:
-        _usage("--output takes one input; use --in-place for several")
-    files = InputFiles.of(paths)
+# --- --fill: in this process, input by input ----------------------------------------------------
+
+
+def _fill(inputs: BatchOptions, force: bool, in_place: bool, output: str | None) -> int:
+    """Write the tags into each PBN input: to stdout, ``--output`` or the file itself; the
+    exit code."""
+    report = Tally(fail_on=inputs.fail_on)
+    sources = inputs.sources()
+    if output is not None:
+        listed = list(sources)
+        if len(listed) != 1:
+            raise UsageError("--output takes one input; use --in-place for several")
+        sources = iter(listed)
+    threads = inputs.job_count  # DDS's batch calls spread over its own threads
+    files = inputs.input_files()
     filled = skipped = 0
-    for source in sources:
-        report.inputs += 1
-        refusal = plain_file_problem(source.path, source.name) if in_place else None
-        if source.problem is None and refusal is not None:
-            found = ARC007.at(target=source.name, reason=refusal)
-            problem = Diagnostic(found.code, found.severity, found.message, source.name)
-            report.count(Record(None, (problem,), source.name, 0), [problem])
-            _emit(Record(None, (), source.name, 0), [problem], quiet, None)
-            continue
-        lock = (
-            locked_in_place(source.path, source.name)
-            if in_place and source.path is not None
-            else contextlib.nullcontext()
-        )
-        with lock:
-            counts = _fill_one(source, jobs, force, in_place, output, files, report, quiet)
-        filled, skipped = filled + counts[0], skipped + counts[1]
-    if not quiet:
-        extra = f"; {plural(filled, 'board')} filled, {skipped} already annotated (kept)"
-        typer.echo(report.summary(extra), err=True)
+    progress = open_progress(inputs)
+    try:
+        for source in sources:
+            report.inputs += 1
+            refusal = plain_file_problem(source.path, source.name) if in_place else None
+            if source.problem is None and refusal is not None:
+                found = ARC007.at(target=source.name, reason=refusal)
+                problem = Diagnostic(found.code, found.severity, found.message, source.name)
+                _count_input_problem(report, source.name, problem, inputs.quiet)
+                continue
+            lock = (
+                locked_in_place(source.path, source.name)
+                if in_place and source.path is not None
+                else contextlib.nullcontext()
+            )
+            with lock:
+                filler = _Filler(source, threads, force, report, inputs.quiet, progress)
+                data = filler.run(inputs.form)
+                if data is not None:
+                    _write(source.path, filler.original, data, in_place, output, files)
+            filled, skipped = filled + filler.filled, skipped + filler.skipped
+    finally:
+        if progress is not None:
+            progress.stop()
+    note = f"; {plural(filled, 'board')} filled, {skipped} already annotated (kept)"
+    return report.finish(sys.stderr, quiet=inputs.quiet, as_json=inputs.summary_json, note=note)
 
 
-def _fill_one(
-    source: Input,
-    jobs: int,
-    force: bool,
-    in_place: bool,
-    output: str | None,
-    files: InputFiles,
-    report: Tally,
-    quiet: bool,
-) -> tuple[int, int]:
-    """Fill one input; returns the boards filled and those already annotated."""
-    problem = source.problem
-    data = b""
-    if problem is None:
-        try:
-            data = _read_source(source)
-        except OSError as error:
-            problem = _input_problem(source.name, error.strerror or str(error))
-    if problem is not None:
-        report.count(Record(None, (problem,), source.name, 0), [problem])
-        _emit(Record(None, (), source.name, 0), [problem], quiet, None)
-        return 0, 0
-    form = detect_format(data[:SNIFF_BYTES], source.name)
-    if form is not Format.PBN:
-        _not_pbn(source.name, form, report, quiet)
-        _write(source.path, data, data, in_place, output, files)
-        return 0, 0
-    filler = PbnFiller(data, source.name, force=force, workers=jobs)
-    for record, found in filler.records():
-        report.count(record, [*record.diagnostics, *found])
-        _emit(record, found, quiet, None)
-    _write(source.path, data, filler.data, in_place, output, files)
-    return filler.filled, filler.skipped
+@dataclasses.dataclass
+class _Filler:
+    """``--fill`` of one input: its records counted (and shown) as they are solved."""
+
+    source: Input
+    threads: int
+    force: bool
+    report: Tally
+    quiet: bool
+    progress: ProgressLike | None
+    original: bytes = b""
+    filled: int = 0
+    skipped: int = 0
+
+    def run(self, form: Format | None) -> bytes | None:
+        """The input with the tags written (itself when it is not PBN), or None when it
+        could not be read."""
+        source = self.source
+        problem = source.problem
+        if problem is None:
+            try:
+                self.original = _read_source(source)
+            except OSError as error:
+                problem = _input_problem(source.name, error.strerror or str(error))
+        if problem is None:
+            problem = source.failure()  # an archive member cut short: not written back
+        if problem is not None:
+            _count_input_problem(self.report, source.name, problem, self.quiet)
+            return None
+        data = self.original
+        form = form or detect_format(data[:SNIFF_BYTES], source.name)
+        if form is not Format.PBN:
+            _not_pbn(source.name, form, self.report, self.quiet)
+        else:
+            data = self._filled()
+        if self.progress is not None:
+            self.progress.advance(len(self.original), 0, source)
+        return data
+
+    def _filled(self) -> bytes:
+        filler = PbnFiller(self.original, self.source.name, force=self.force, workers=self.threads)
+        for record, found in filler.records():
+            self.report.count(record, [*record.diagnostics, *found])
+            _emit(record, found, self.quiet)
+            if self.progress is not None and record.board is not None:
+                self.progress.advance(0, 1, self.source)
+        self.filled, self.skipped = filler.filled, filler.skipped
+        return filler.data
+
+
+def _emit(record: Record, ours: list[Diagnostic], quiet: bool) -> None:
+    """On stderr: the reader's errors (its warnings are ``validate``'s business) and ours."""
+    if quiet:
+        return
+    for diagnostic in record.diagnostics:
+        if diagnostic.severity >= Severity.ERROR:
+            print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
+    for diagnostic in ours:
+        print_diagnostic(diagnostic, OutputFormat.text, sys.stderr)
+
+
+def _count_input_problem(report: Tally, name: str, problem: Diagnostic, quiet: bool) -> None:
+    """A finding about a whole input (it was not read, or not written)."""
+    report.count(Record(None, (problem,), name, 0), [problem])
+    _emit(Record(None, (), name, 0), [problem], quiet)
 
 
 def _input_problem(name: str, reason: str) -> Diagnostic:
@@ -363,7 +356,7 @@ def _not_pbn(name: str, form: Format | None, report: Tally, quiet: bool) -> None
     note = DDA008.at(form=form.value.upper() if form is not None else "unrecognised")
     placed = Diagnostic(note.code, note.severity, note.message, name, 1, 1)
     report.count(Record(None, (placed,), name, 1), [placed])
-    _emit(Record(None, (), name, 1), [placed], quiet, None)
+    _emit(Record(None, (), name, 1), [placed], quiet)
 
 
 def _write(

@@ -11,9 +11,10 @@ from it and check it, as PBN's does (``Planned.check``).  ``pbntool.run.units`` 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,7 @@ __all__ = [
     "done",
     "failure_record",
     "slice_chars",
+    "slices_of",
 ]
 
 
@@ -149,10 +151,29 @@ def done(name: str, record: Record) -> Planned:
     return Planned(name, lambda: work)
 
 
+_chosen_chars: list[int] = []
+"""The slice size a command chose for the planning in progress (``slices_of``)."""
+
+
 def slice_chars() -> int:
-    """The slice size in force (see ``SLICE_CHARS``)."""
+    """The slice size in force: ``PBNTOOL_SLICE_CHARS``, else the command's (``slices_of``),
+    else ``SLICE_CHARS``."""
     value = os.environ.get("PBNTOOL_SLICE_CHARS", "")
-    return int(value) if value.isdigit() and int(value) > 0 else SLICE_CHARS
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    return _chosen_chars[-1] if _chosen_chars else SLICE_CHARS
+
+
+@contextlib.contextmanager
+def slices_of(chars: int) -> Iterator[None]:
+    """Splitters asked for a slice size while this is open cut slices of about ``chars``
+    characters: a command whose work per board is heavy (``dd`` solves each deal for a
+    tenth of a second) wants units of a few dozen boards, not of a megabyte."""
+    _chosen_chars.append(chars)
+    try:
+        yield
+    finally:
+        _chosen_chars.pop()
 
 
 def constant(work: Work) -> Callable[[], Work]:

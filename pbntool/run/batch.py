@@ -17,6 +17,7 @@ from typing import Protocol, TextIO
 
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
+from pbntool.formats.split import slices_of
 from pbntool.run.engine import available_cores, open_engine, run_ordered
 from pbntool.run.report import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Tally
 from pbntool.run.tasks import Chunk, DialectTask, Task, finding
@@ -94,6 +95,12 @@ class BatchOptions:
             return [f"-j {self.jobs} is more than the {cores} cores here; using -j {cores}"]
         return []
 
+    def sources(self) -> Iterator[Input]:
+        """Every input of the run, in order: the paths, then those ``--files-from`` lists."""
+        yield from iter_inputs(self.paths, self.selection)
+        if self.files_from is not None:
+            yield from iter_inputs(listed_paths(self.files_from), self.selection)
+
     @property
     def job_count(self) -> int:
         """Workers to start: ``-j``, at most one per core (more only cost memory) unless they
@@ -106,18 +113,25 @@ class BatchOptions:
 class Batch:
     """Every input of ``options``, planned, run on the engine and yielded in order."""
 
-    def __init__(self, options: BatchOptions, task: Task) -> None:
+    def __init__(self, options: BatchOptions, task: Task, unit_chars: int | None = None) -> None:
+        """``unit_chars``: text per unit when the command wants other than the splitters'
+        default (``pbntool.formats.split.slice_chars``): larger inputs are cut to that size
+        and, when the run is in this process, smaller ones run together up to it
+        (``GatheringEngine``)."""
         options.check()
         self.options = options
+        self.unit_chars = unit_chars
         self.task: Task = task if options.dialect is None else DialectTask(task, options.dialect)
         self.tally = Tally(fail_on=options.fail_on)
-        self._progress: _ProgressLike | None = None
+        self._progress: ProgressLike | None = None
 
     def __iter__(self) -> Iterator[tuple[Input, Chunk]]:
         options = self.options
-        engine = open_engine(options.engine, options.job_count, options.scheduler)
+        engine = open_engine(
+            options.engine, options.job_count, options.scheduler, gather=self.unit_chars
+        )
         local = options.engine == "local"
-        self._progress = _open_progress(options)
+        self._progress = open_progress(options)
         try:
             for plan, result in run_ordered(self._plans(local), self.task, engine):
                 if self._progress is not None:
@@ -145,24 +159,32 @@ class Batch:
         return limit is not None and self.tally.severity_count(Severity.ERROR) >= limit
 
     def _plans(self, local: bool) -> Iterator[Planned]:
-        for source in self._inputs():
+        for source in self.options.sources():
             self.tally.inputs += 1
             whole = self.options.dialect is not None
-            for plan in plan_input(source, self.options.form, local, whole):
+            for plan in self._sliced(plan_input(source, self.options.form, local, whole)):
                 plan.source = source
                 yield plan
 
-    def _inputs(self) -> Iterator[Input]:
-        options = self.options
-        yield from iter_inputs(options.paths, options.selection)
-        if options.files_from is not None:
-            yield from iter_inputs(listed_paths(options.files_from), options.selection)
+    def _sliced(self, planned: Iterator[Planned]) -> Iterator[Planned]:
+        """``planned`` cut in slices of the command's size: the size holds while the planner
+        runs (between two units), not while the command writes what it has."""
+        if self.unit_chars is None:
+            yield from planned
+            return
+        while True:
+            with slices_of(self.unit_chars):
+                plan = next(planned, None)
+            if plan is None:
+                return
+            yield plan
 
-    def finish(self, stream: TextIO | None = None) -> int:
-        """Print the summary (unless quiet) and return the exit code."""
+    def finish(self, stream: TextIO | None = None, note: str = "") -> int:
+        """Print the summary (unless quiet), with the command's ``note`` on its counts, and
+        return the exit code."""
         options = self.options
         out = sys.stderr if stream is None else stream
-        return self.tally.finish(out, quiet=options.quiet, as_json=options.summary_json)
+        return self.tally.finish(out, quiet=options.quiet, as_json=options.summary_json, note=note)
 
 
 def listed_paths(files_from: str) -> Iterator[str]:
@@ -173,13 +195,15 @@ def listed_paths(files_from: str) -> Iterator[str]:
         yield from read_path_list(listing)
 
 
-class _ProgressLike(Protocol):
+class ProgressLike(Protocol):
     def advance(self, weight: int, boards: int, source: Input | None = None) -> None: ...
 
     def stop(self) -> None: ...
 
 
-def _open_progress(options: BatchOptions) -> _ProgressLike | None:
+def open_progress(options: BatchOptions) -> ProgressLike | None:
+    """The run's progress bar on stderr (``--progress``; by default only on a terminal, and
+    never with ``--quiet``), or None."""
     wanted = options.progress
     if wanted is None:
         wanted = sys.stderr.isatty()

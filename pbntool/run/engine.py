@@ -15,27 +15,41 @@ import signal
 import threading
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol, cast
 
 from pbntool.diagnostics import INT001
-from pbntool.run.tasks import Chunk, OutputFormat, Task, finding, format_diagnostic, render_chunks
+from pbntool.run.tasks import (
+    Chunk,
+    Entry,
+    OutputFormat,
+    Task,
+    chunks_of,
+    finding,
+    format_diagnostic,
+    render_chunks,
+    task_entries,
+)
 from pbntool.run.units import Planned, Work, WorkOutcome, failure_record, read_work
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.context import BaseContext
 
+    from pbntool.records import Record
+
 __all__ = [
     "Engine",
+    "GatheringEngine",
     "InlineEngine",
     "ProcessEngine",
     "UnitResult",
     "available_cores",
     "open_engine",
     "run_ordered",
+    "run_together",
     "run_work",
 ]
 
@@ -53,6 +67,28 @@ def run_work(task: Task, work: Work) -> UnitResult:
     outcome = WorkOutcome()
     chunks = render_chunks(task, read_work(work, outcome))
     return UnitResult(chunks, outcome)
+
+
+def run_together(task: Task, works: Sequence[Work]) -> list[UnitResult]:
+    """Read and render consecutive units as one stream of records, so that a task that works
+    on runs of records (``dd``: DDS solves 40 deals a call) fills its runs across small
+    inputs; a result for each unit, as ``run_work`` gives it."""
+    outcomes = [WorkOutcome() for _ in works]
+    owners: deque[int] = deque()  # the unit of each record read and not yet rendered
+
+    def records() -> Iterator[Record]:
+        for index, (work, outcome) in enumerate(zip(works, outcomes, strict=True)):
+            for record in read_work(work, outcome):
+                owners.append(index)
+                yield record
+
+    entries: list[list[Entry]] = [[] for _ in works]
+    for entry in task_entries(task, records()):
+        entries[owners.popleft()].append(entry)
+    return [
+        UnitResult(chunks_of(unit, task.marks), outcome)
+        for unit, outcome in zip(entries, outcomes, strict=True)
+    ]
 
 
 class Pending(Protocol):
@@ -94,6 +130,73 @@ class InlineEngine:
 
     def close(self, cancel: bool = False) -> None:
         """Nothing to stop."""
+
+
+GATHERED_UNITS = 40
+"""At most this many small units run together (forty one-board files: one DDS batch call)."""
+
+
+class _Gathered:
+    """A unit's result once its group has run (it runs when first asked for)."""
+
+    def __init__(self, engine: GatheringEngine) -> None:
+        self._engine = engine
+        self._result: UnitResult | None = None
+        self._error: Exception | None = None
+
+    def settle(self, result: UnitResult | None, error: Exception | None) -> None:
+        self._result, self._error = result, error
+
+    def done(self) -> bool:
+        return self._result is not None or self._error is not None
+
+    def result(self) -> UnitResult:
+        if not self.done():
+            self._engine.run_group()
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+
+class GatheringEngine:
+    """Everything in this process, as ``InlineEngine``, but units lighter than ``gather``
+    bytes are held and run together (``run_together``) up to that weight, or up to
+    ``GATHERED_UNITS`` of them.  A unit that weighs ``gather`` or more runs at once, with
+    those held before it: the splitters cut slices of about ``gather`` characters, so only
+    the last unit of an input is lighter, and the state each slice of a PBN input starts
+    from is known before the next one is planned (no slice runs twice)."""
+
+    window = GATHERED_UNITS
+
+    def __init__(self, gather: int) -> None:
+        self.gather = gather
+        self._group: list[tuple[Task, Work, _Gathered]] = []
+        self._weight = 0
+
+    def submit(self, task: Task, work: Work) -> Pending:
+        pending = _Gathered(self)
+        self._group.append((task, work, pending))
+        self._weight += work.weight
+        if work.weight >= self.gather or self._weight >= self.gather:
+            self.run_group()
+        return pending
+
+    def run_group(self) -> None:
+        group, self._group, self._weight = self._group, [], 0
+        if not group:
+            return
+        try:
+            results = run_together(group[0][0], [work for _, work, _ in group])
+        except Exception as error:  # each unit is then run again alone (run_ordered)
+            for _, _, pending in group:
+                pending.settle(None, error)
+            return
+        for (_, _, pending), result in zip(group, results, strict=True):
+            pending.settle(result, None)
+
+    def close(self, cancel: bool = False) -> None:
+        self._group, self._weight = [], 0
 
 
 def available_cores() -> int:
@@ -171,13 +274,18 @@ def _start_context(multiprocessing: ModuleType) -> BaseContext:
     return cast("BaseContext", multiprocessing.get_context("spawn"))
 
 
-def open_engine(name: str, jobs: int, scheduler: str | None = None) -> Engine:
-    """``local`` (inline for one job) or ``dask`` (a cluster at ``scheduler``, or a local one)."""
+def open_engine(
+    name: str, jobs: int, scheduler: str | None = None, gather: int | None = None
+) -> Engine:
+    """``local`` (inline for one job) or ``dask`` (a cluster at ``scheduler``, or a local one).
+    ``gather``: inline, units lighter than this many bytes run together (``GatheringEngine``)."""
     if name == "dask":
         from pbntool.run.dask import DaskEngine
 
         return DaskEngine(scheduler, jobs)
-    return InlineEngine() if jobs <= 1 else ProcessEngine(jobs)
+    if jobs > 1:
+        return ProcessEngine(jobs)
+    return InlineEngine() if gather is None else GatheringEngine(gather)
 
 
 def run_ordered(

@@ -172,12 +172,15 @@ class Tally:
         summary |= {"seconds": round(self.seconds, 3), "exit_code": self.exit_code()}
         return json.dumps(summary)
 
-    def finish(self, stream: TextIO, *, quiet: bool = False, as_json: bool = False) -> int:
-        """Write the summary (JSON, or text unless quiet) and return the exit code."""
+    def finish(
+        self, stream: TextIO, *, quiet: bool = False, as_json: bool = False, note: str = ""
+    ) -> int:
+        """Write the summary (JSON, or text unless quiet, with the command's ``note`` on its
+        counts) and return the exit code."""
         if as_json:
             stream.write(self.summary_json() + "\n")
         elif not quiet:
-            stream.write(self.summary() + "\n")
+            stream.write(self.summary(note) + "\n")
         stream.flush()
         return self.exit_code()
 

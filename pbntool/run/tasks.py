@@ -8,39 +8,48 @@ have findings: ``--max-errors`` stops after the record whose error reached the l
 
 A new command that runs over inputs defines a task: a frozen dataclass with a ``renderer()``
 that returns a function from a ``Record`` to an ``Entry`` (and, for writers, an object with
-``entry(record)``).  See ``docs/scaling.md``.
+``entry(record)``).  A task whose work is cheaper done for many records at once (``dd`` hands
+DDS up to 40 deals a call) also defines ``entries(records)``, which renders a unit's records
+as one stream (``GroupedTask``).  See ``docs/scaling.md``.
 """
 
 from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
 from pbntool.diagnostics import Diagnostic, Severity, is_unreadable
 from pbntool.formats import Format
 from pbntool.records import Record, validate_record
 
 if TYPE_CHECKING:
+    from pbntool.model import Contract, Seat
+    from pbntool.tools.dd.jobs import Outcome
     from pbntool.tools.select.selection import Selection
 
 __all__ = [
     "Chunk",
     "ConvertTask",
+    "DDCounts",
+    "DDTask",
     "DialectTask",
     "Entry",
     "Finding",
+    "GroupedTask",
     "OutputFormat",
     "ScoreTask",
     "SelectTask",
     "Task",
     "ValidateTask",
+    "chunks_of",
     "is_unreadable",
     "render_chunks",
     "select_codes",
+    "task_entries",
 ]
 
 Finding = tuple[str, int, bool]
@@ -106,6 +115,22 @@ class Task(Protocol):
         """A renderer for one unit of work (it may hold per-unit state, e.g. a writer)."""
 
 
+@runtime_checkable
+class GroupedTask(Task, Protocol):
+    """A task that renders a unit's records as one stream: each record's entry, in order,
+    with at most a bounded run of records held (``dd`` solves them in DDS's batch calls)."""
+
+    def entries(self, records: Iterable[Record]) -> Iterator[Entry]: ...
+
+
+def task_entries(task: Task, records: Iterable[Record]) -> Iterator[Entry]:
+    """Each record's entry, in order: through the task's ``entries`` when it has them, else
+    its renderer, record by record."""
+    if isinstance(task, GroupedTask):
+        return task.entries(records)
+    return map(task.renderer(), records)
+
+
 @dataclass(frozen=True, slots=True)
 class DialectTask:
     """``inner``'s work on records read in a dialect (``--dialect``); the batch reads each
@@ -124,19 +149,26 @@ class DialectTask:
         render, read = self.inner.renderer(), reading(self.dialect)
         return lambda record: render(read(record))
 
+    def entries(self, records: Iterable[Record]) -> Iterator[Entry]:
+        from pbntool.formats.pbn.dialects import reading
+
+        return task_entries(self.inner, map(reading(self.dialect), records))
+
 
 def render_chunks(task: Task, records: Iterable[Record]) -> list[Chunk]:
     """Render records, merging the runs of records that have no findings."""
-    render = task.renderer()
-    want_marks = task.marks
+    return chunks_of(task_entries(task, records), task.marks)
+
+
+def chunks_of(entries: Iterable[Entry], want_marks: bool) -> list[Chunk]:
+    """Records' entries as chunks, merging the runs of records that have no findings."""
     chunks: list[Chunk] = []
     out: list[str] = []
     err: list[str] = []
     marks: list[int] = []
     aside: list[str] = []
     run_records = run_boards = length = 0
-    for record in records:
-        entry = render(record)
+    for entry in entries:
         if entry.findings or entry.payload is not None:
             if run_records:
                 chunks.append(_run(out, err, aside, run_records, run_boards, marks, want_marks))
@@ -374,3 +406,103 @@ class SelectTask:
             return Entry(out, err, record.board is not None, found, None, aside)
 
         return render
+
+
+class DDCounts(NamedTuple):
+    """What ``dd`` counts beyond the tally, per record: boards solved, boards whose
+    double-dummy tags were checked (the summary's ``N boards solved, M ... checked``)."""
+
+    solved: int
+    checked: int
+
+
+@dataclass(frozen=True, slots=True)
+class DDTask:
+    """``dd``: each board's double-dummy table and par (text or JSON lines), what its tags
+    get wrong (``check``: the findings are the output), or the tricks of ``contract`` for
+    ``declarers``.  The deals of a unit are solved together, in DDS's batch calls on
+    ``threads`` threads of its own.  The reader's errors go to stderr, and (but with
+    ``check``) the boards that could not be analysed."""
+
+    form: OutputFormat = OutputFormat.text
+    check: bool = False
+    contract: Contract | None = None
+    declarers: tuple[Seat, ...] = ()
+    threads: int = 1
+    quiet: bool = False
+    marks = False
+
+    def renderer(self) -> Renderer:
+        """One record at a time (a batch of one deal): for a caller that has no unit."""
+        return lambda record: next(self.entries([record]))
+
+    def entries(self, records: Iterable[Record]) -> Iterator[Entry]:
+        from pbntool.tools.dd import contract_jobs, solve_in_order, table_jobs
+
+        if self.contract is None:
+            for record, outcome in solve_in_order(table_jobs(records), self.threads):
+                yield self._analysis_entry(record, outcome)
+            return
+        assert self.contract.strain is not None
+        jobs = contract_jobs(records, self.contract.strain, self.declarers)
+        for record, outcome in solve_in_order(jobs, self.threads):
+            yield self._contract_entry(record, outcome)
+
+    def _analysis_entry(self, record: Record, outcome: Outcome) -> Entry:
+        from pbntool.run.guard import guarded
+        from pbntool.tools.dd import analysis_of, check_record
+        from pbntool.tools.dd.check import stated_tags
+        from pbntool.tools.dd.report import analysis_dict, analysis_text
+
+        analysis, ours = analysis_of(record, outcome)
+        out, counts = "", None
+        if analysis is not None:
+            checked = 0
+            if self.check:
+                checked = int(record.board is not None and bool(stated_tags(record.board)))
+                found, failure = guarded(record, check_record, record, analysis)
+                ours += [*(found or []), *([failure] if failure is not None else [])]
+            elif self.form is OutputFormat.json:
+                out = json.dumps(analysis_dict(record, analysis)) + "\n"
+            else:
+                out = analysis_text(record, analysis)
+            counts = DDCounts(1, checked)
+        if self.check:  # the findings are the output, as validate's
+            out = "".join(format_diagnostic(d, self.form) for d in ours)
+        return self._entry(record, out, ours, counts, ours_shown=not self.check)
+
+    def _contract_entry(self, record: Record, outcome: Outcome) -> Entry:
+        from pbntool.tools.dd import analysis_of, par_conditions
+        from pbntool.tools.dd.report import contract_dict, contract_text
+
+        contract = self.contract
+        assert contract is not None
+        if not isinstance(outcome, tuple):
+            return self._entry(record, "", analysis_of(record, outcome)[1], None)
+        vulnerability = par_conditions(record.board)[0] if record.board is not None else None
+        lines = []
+        for seat, tricks in zip(self.declarers, outcome, strict=True):
+            if self.form is OutputFormat.json:
+                line = contract_dict(record, contract, seat, tricks, vulnerability)
+                lines.append(json.dumps(line) + "\n")
+            else:
+                lines.append(contract_text(record, contract, seat, tricks, vulnerability))
+        return self._entry(record, "".join(lines), [], None)
+
+    def _entry(
+        self,
+        record: Record,
+        out: str,
+        ours: list[Diagnostic],
+        counts: DDCounts | None,
+        ours_shown: bool = True,
+    ) -> Entry:
+        """Every finding is counted; on stderr (unless quiet) the reader's errors (its
+        warnings are ``validate``'s business) and, when they are not the output, ours."""
+        err = ""
+        if not self.quiet:
+            shown = [d for d in record.diagnostics if d.severity >= Severity.ERROR]
+            shown += ours if ours_shown else []
+            err = "".join(format_diagnostic(d, OutputFormat.text) for d in shown)
+        found = tuple(finding(d) for d in (*record.diagnostics, *ours))
+        return Entry(out, err, record.board is not None, found, counts)
