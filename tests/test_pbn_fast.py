@@ -124,6 +124,7 @@ def test_games_with_something_off_take_the_detailed_path() -> None:
         clean + '[Board "2"]\n',  # a repeated tag
         '[Event "#"]\n' + clean,  # "#" with nothing to inherit
         clean + "Pass\n",  # data after a tag that holds none
+        clean + '[Auction "N"]\n\x01Pass\n',  # a control character opening a line
     ):
         records = list(pbn.iter_records(io.BytesIO(off.encode()), "x"))
         assert not any(isinstance(r.locator, LazySource) for r in records), off

@@ -56,7 +56,7 @@ __all__ = ["LazySource", "read_fast", "source_map"]
 # known tag is ("" is not in KNOWN_TAGS), so the game declines.
 _ITEMS = re.compile(
     r'\[ *([A-Za-z0-9_]+) *"([^"\\\x00-\x1f\x7f]*)" *\] *(?:\n|\Z)'
-    r'((?:[^\[\]{};"%\s\x7f][^\[\]{};"%\x00-\x1f\x7f]*(?:\n|\Z))*)'
+    r'((?:[^\[\]{};"%\s\x00-\x1f\x7f][^\[\]{};"%\x00-\x1f\x7f]*(?:\n|\Z))*)'
     r"|[^\n]+\n?|\n"
 )
 _LONG_LINE = re.compile(r"(?m)^[^\n]{254,}")
