@@ -116,15 +116,21 @@ def test_inheritance_is_resolved_on_the_fast_path() -> None:
 
 
 def test_games_with_something_off_take_the_detailed_path() -> None:
-    clean = '[Board "1"]\n[Dealer "N"]\n[Contract "3NT"]\n'
+    written = pbn.dumps(random_boards(4, 1), pbn.WriteOptions(line_ending="\n"))
+    clean = "\n".join(line for line in written.splitlines() if not line.startswith("%"))
+    contract = re.search(r'\[Contract "([^"]*)"\]', clean)
+    assert contract is not None
+    assert isinstance(next(pbn.iter_records(io.BytesIO(clean.encode()), "x")).locator, LazySource)
+    auction_line = clean.index("\n", clean.index("[Auction")) + 1
     for off in (
-        clean.replace('"3NT"', '"3 NT X Y"'),  # a value with a problem
-        clean + "{a comment}\n",  # commentary
+        clean.replace(contract.group(), '[Contract "3 NT X Y"]'),  # a value with a problem
+        clean.replace("[Site", "{a comment}\n[Site"),  # commentary
         clean.replace("[Dealer", "[Dealer\t"),  # a tab
-        clean + '[Board "2"]\n',  # a repeated tag
-        '[Event "#"]\n' + clean,  # "#" with nothing to inherit
-        clean + "Pass\n",  # data after a tag that holds none
-        clean + '[Auction "N"]\n\x01Pass\n',  # a control character opening a line
+        clean.replace("[Site", '[Dealer "N"]\n[Site'),  # a repeated tag
+        clean.replace("[Site", '[Room "#"]\n[Site'),  # "#" with nothing to inherit
+        clean.replace("[Site", "Pass\n[Site"),  # data after a tag that holds none
+        clean[:auction_line] + "\x1f" + clean[auction_line:],  # a control (split() sees a blank)
+        clean[:auction_line] + " " + clean[auction_line:],  # a blank opening a data line
     ):
         records = list(pbn.iter_records(io.BytesIO(off.encode()), "x"))
         assert not any(isinstance(r.locator, LazySource) for r in records), off
