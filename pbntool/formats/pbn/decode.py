@@ -77,13 +77,16 @@ from pbntool.rules import auction_outcome
 from pbntool.text.source import LineIndex
 
 __all__ = [
+    "DATE_TAGS",
+    "SIDE_NUMBER_TAGS",
     "DecodedGame",
     "FileContext",
     "SourceMap",
+    "auction_of",
     "decode_game",
     "decode_side_number",
     "is_end_position",
-    "tricks_by_seat",
+    "play_of",
 ]
 
 # Tag(...) costs a Python-level __new__; the hot loop builds the tuple directly.
@@ -92,6 +95,9 @@ _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
 _SIDE_NUMBER = re.compile(
     rf"(?:{_NUMBER}|(?:NS|EW)\s*{_NUMBER}(?:\s*(?:NS|EW)\s*{_NUMBER})?)", re.I | re.ASCII
 )
+DATE_TAGS = ("Date", "EventDate", "UTCDate")
+SIDE_NUMBER_TAGS = ("ScoreIMP", "ScoreMP", "ScorePercentage", "OptimumScore")
+"""Tags whose values are side scores with decimals allowed (``decode_side_number``)."""
 _VERSION_LINE = re.compile(r"\s*PBN\s+(\d+)\.(\d+)", re.I | re.ASCII)
 _EXPORT_LINE = re.compile(r"\s*EXPORT\s*$", re.I)
 
@@ -355,7 +361,7 @@ def _build_board(game: _Game, commentary: tuple[Comment, ...]) -> Board:
     declarer_irregular = declarer_text.startswith("^")
     declarer, problems = values.decode_seat(declarer_text.lstrip("^"), "Declarer")
     _report(game, problems, "Declarer")
-    for name in ("Date", "EventDate", "UTCDate"):
+    for name in DATE_TAGS:
         if name in game.resolved:
             _report(game, values.decode_date(name, game.resolved[name]), name)
     auction = _decode_auction(game, dealer)
@@ -367,7 +373,7 @@ def _build_board(game: _Game, commentary: tuple[Comment, ...]) -> Board:
     _report(game, problems, "Result")
     score, problems = values.decode_score("Score", get("Score", ""))
     _report(game, problems, "Score")
-    for name in ("ScoreIMP", "ScoreMP", "ScorePercentage", "OptimumScore"):
+    for name in SIDE_NUMBER_TAGS:
         if name in game.resolved:
             _report(game, decode_side_number(name, game.resolved[name]), name)
     for name in SUPPLEMENTAL_CHECKS.keys() & game.resolved.keys():
@@ -456,6 +462,11 @@ def _decode_auction(game: _Game, dealer: Seat | None) -> Auction | None:
         )
     game.source.auction = data
     game.auction_data = data
+    return auction_of(start, data)
+
+
+def auction_of(start: Seat, data: AuctionData) -> Auction:
+    """The Auction of a decoded section, before its notes are attached (both reading paths)."""
     return Auction(
         start,
         tuple(data.calls),
@@ -482,7 +493,7 @@ def _check_prerequisites(game: _Game, section: RawTag, needed: tuple[str, ...]) 
         )
 
 
-def _decode_play(game: _Game, boardis_end_position: bool) -> Play | None:
+def _decode_play(game: _Game, board_is_end_position: bool) -> Play | None:
     raw_tag = game.first.get("Play")
     if raw_tag is None:
         return None
@@ -494,14 +505,20 @@ def _decode_play(game: _Game, boardis_end_position: bool) -> Play | None:
     if first is None:
         return None
     # An end position (PBN §11) has a denomination-only contract and needs no declarer.
-    needed = ("Deal", "Contract") if boardis_end_position else ("Deal", "Contract", "Declarer")
+    needed = ("Deal", "Contract") if board_is_end_position else ("Deal", "Contract", "Declarer")
     _check_prerequisites(game, raw_tag, needed)
     data = decode_play_data(raw_tag.data or [])
     game.diagnostics.extend(data.diagnostics)
     if not data.slots:
         game.diagnostics.append(PBN131.at(("offset", raw_tag.offset)))
     game.source.play, game.source.play_first = data, first
-    tricks = tricks_by_seat(data.slots, first)
+    game.play_data = data
+    return play_of(first, data)
+
+
+def play_of(first: Seat, data: PlayData) -> Play:
+    """The Play of a decoded section, before its notes are attached (both reading paths)."""
+    tricks = _tricks_by_seat(data.slots, first)
     seats = [first.next(step) for step in range(4)]
     annotations = tuple(
         sorted(
@@ -509,11 +526,10 @@ def _decode_play(game: _Game, boardis_end_position: bool) -> Play | None:
             for index, annotation in data.annotations.items()
         )
     )
-    game.play_data = data
     return Play(first, tuple(tricks), data.end, annotations, (), tuple(data.comments))
 
 
-def tricks_by_seat(slots: list[Slot], first: Seat) -> list[tuple[Slot, Slot, Slot, Slot]]:
+def _tricks_by_seat(slots: list[Slot], first: Seat) -> list[tuple[Slot, Slot, Slot, Slot]]:
     """Cut column-ordered slots into tricks of four, re-indexed by seat (N, E, S, W)."""
     padded = slots + [None] * (-len(slots) % 4)
     # Column j holds seat first+j, so seat s is column (s - first) mod 4.

@@ -24,12 +24,15 @@ import re
 from pbntool.diagnostics import Path
 from pbntool.formats.pbn import values
 from pbntool.formats.pbn.decode import (
+    DATE_TAGS,
+    SIDE_NUMBER_TAGS,
     FileContext,
     SourceMap,
+    auction_of,
     decode_game,
     decode_side_number,
     is_end_position,
-    tricks_by_seat,
+    play_of,
 )
 from pbntool.formats.pbn.exportcheck import export_board_problems, plain_export_lines
 from pbntool.formats.pbn.reader import GameBlock, parse_block
@@ -63,11 +66,9 @@ _LONG_LINE = re.compile(r"(?m)^[^\n]{254,}")
 _ESCAPE_LINES = re.compile(r"(?:%[^\x00-\x1f\x7f]*(?:\n|\Z))+")
 
 _new_tag = functools.partial(tuple.__new__, Tag)
-# Tags whose value the fast path reads (the others are text, or have their own decoders
-# below); any other known tag is kept as text, any table or Note takes the detailed path.
-_DATES = ("Date", "EventDate", "UTCDate")
-_SIDE_NUMBERS = ("ScoreIMP", "ScoreMP", "ScorePercentage", "OptimumScore")
-_OTHER_CHECKED = frozenset(_DATES) | frozenset(_SIDE_NUMBERS) | SUPPLEMENTAL_CHECKS.keys()
+# Tags whose values have a checker of their own (the mandatory tags are decoded in _build;
+# any other known tag is text; a table or a Note takes the detailed path).
+_OTHER_CHECKED = frozenset(DATE_TAGS) | frozenset(SIDE_NUMBER_TAGS) | SUPPLEMENTAL_CHECKS.keys()
 _MANDATORY = frozenset(MANDATORY_TAGS)
 _MANDATORY_V1 = frozenset(MANDATORY_TAGS_V1)
 _SECTIONS = {"Auction": ("Dealer",), "Play": ("Deal", "Contract", "Declarer")}
@@ -221,9 +222,9 @@ def _check_other_values(resolved: dict[str, str]) -> None:
     """The values of dates, side numbers and supplemental tags (each a finding if wrong)."""
     for name in _OTHER_CHECKED & resolved.keys():
         value = resolved[name]
-        if name in _DATES:
+        if name in DATE_TAGS:
             problems = values.decode_date(name, value)
-        elif name in _SIDE_NUMBERS:
+        elif name in SIDE_NUMBER_TAGS:
             problems = decode_side_number(name, value)
         else:
             problems = check_supplemental(name, value)
@@ -261,14 +262,7 @@ def _auction(
         raise _Decline
     if dealer is not None and first is not dealer:
         raise _Decline  # PBN123
-    return Auction(
-        first,
-        tuple(data.calls),
-        data.end,
-        tuple(sorted(data.annotations.items())),
-        (),
-        tuple(data.comments),
-    )
+    return auction_of(first, data)
 
 
 def _play(
@@ -286,15 +280,7 @@ def _play(
     data = decode_play_data([("data", text, 0, None)] if text else [])
     if data.diagnostics or data.references or not data.slots:
         raise _Decline  # among them PBN139 and PBN131, a play with no card
-    seats = [first.next(step) for step in range(4)]
-    annotations = tuple(
-        sorted(
-            ((index // 4, seats[index % 4]), annotation)
-            for index, annotation in data.annotations.items()
-        )
-    )
-    tricks = tricks_by_seat(data.slots, first)
-    return Play(first, tuple(tricks), data.end, annotations, (), tuple(data.comments))
+    return play_of(first, data)
 
 
 class LazySource:

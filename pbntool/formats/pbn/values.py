@@ -200,21 +200,9 @@ def canonical_deal(value: str) -> Deal | None:
         return None
     hands: list[Hand | None] = [None, None, None, None]
     for step, text in enumerate(parts):
-        holdings = text.split(".")
-        if len(holdings) != 4:
+        mask = _plain_hand_mask(text.split("."))
+        if mask is None:
             return None
-        spades, hearts, diamonds, clubs = holdings
-        try:
-            mask = (
-                (_SPADES.get(spades) or _holding(0, spades))[1]
-                | (_HEARTS.get(hearts) or _holding(1, hearts))[1]
-                | (_DIAMONDS.get(diamonds) or _holding(2, diamonds))[1]
-                | (_CLUBS.get(clubs) or _holding(3, clubs))[1]
-            )
-        except KeyError:
-            return None
-        if mask.bit_count() != len(text) - 3:
-            return None  # a card twice in the hand
         hands[(first + step) & 3] = Hand.from_mask(mask)
     deal = Deal((hands[0], hands[1], hands[2], hands[3]))
     if len(_DEALS) >= _DEAL_CACHE_LIMIT:
@@ -275,24 +263,33 @@ def _decode_hand(
     if text == "-":
         return None, []
     holdings = text.split(".")
-    if len(holdings) == 4:
-        spades, hearts, diamonds, clubs = holdings
-        try:
-            s = _SPADES.get(spades) or _holding(0, spades)
-            h = _HEARTS.get(hearts) or _holding(1, hearts)
-            d = _DIAMONDS.get(diamonds) or _holding(2, diamonds)
-            c = _CLUBS.get(clubs) or _holding(3, clubs)
-        except KeyError:
-            pass  # suit letters, "10", or a bad rank: the careful path says which
-        else:
-            mask = s[1] | h[1] | d[1] | c[1]
-            if mask.bit_count() == len(s[0]) + len(h[0]) + len(d[0]) + len(c[0]):
-                hand = Hand.from_mask(mask)
-                if len(_HAND_CACHE) >= _HAND_CACHE_LIMIT:
-                    _HAND_CACHE.clear()
-                _HAND_CACHE[text] = hand
-                return hand, []
+    mask = _plain_hand_mask(holdings)
+    if mask is not None:
+        hand = Hand.from_mask(mask)
+        if len(_HAND_CACHE) >= _HAND_CACHE_LIMIT:
+            _HAND_CACHE.clear()
+        _HAND_CACHE[text] = hand
+        return hand, []
+    # Suit letters, "10", a bad rank or a repeated card: the careful path says which.
     return _decode_hand_carefully(text, holdings, seat, index, value)
+
+
+def _plain_hand_mask(holdings: list[str]) -> int | None:
+    """The mask of four holdings in rank letters with no card twice; None for anything else."""
+    if len(holdings) != 4:
+        return None
+    spades, hearts, diamonds, clubs = holdings
+    try:
+        mask = (
+            (_SPADES.get(spades) or _holding(0, spades))[1]
+            | (_HEARTS.get(hearts) or _holding(1, hearts))[1]
+            | (_DIAMONDS.get(diamonds) or _holding(2, diamonds))[1]
+            | (_CLUBS.get(clubs) or _holding(3, clubs))[1]
+        )
+    except KeyError:
+        return None
+    holding_sizes = len(spades) + len(hearts) + len(diamonds) + len(clubs)
+    return mask if mask.bit_count() == holding_sizes else None
 
 
 def _decode_hand_carefully(
