@@ -18,7 +18,7 @@ import pytest
 from pbntool.dev.generate import random_boards
 from pbntool.formats.pbn.writer import dumps
 from pbntool.records import Record
-from pbntool.run.engine import InlineEngine, ProcessEngine, UnitResult, run_ordered
+from pbntool.run.engine import UNBOUNDED, InlineEngine, ProcessEngine, UnitResult, run_ordered
 from pbntool.run.tasks import Entry, Renderer
 from pbntool.run.units import Work, plan_input
 from pbntool.text.inputs import Input
@@ -61,6 +61,7 @@ class _Raising:
 
 class FailingEngine:
     window = 2
+    window_weight = UNBOUNDED
 
     def submit(self, task: object, work: Work) -> _Raising:
         return _Raising()

@@ -29,7 +29,7 @@ from pbntool.dev.generate import random_boards
 from pbntool.formats import pbn
 from pbntool.formats.pbn.writer import dumps
 from pbntool.records import Record, validate_record
-from pbntool.run.engine import InlineEngine, UnitResult, run_ordered, run_work
+from pbntool.run.engine import UNBOUNDED, InlineEngine, UnitResult, run_ordered, run_work
 from pbntool.run.tasks import Entry, finding
 from pbntool.run.units import Planned, Work, plan_input
 from pbntool.text.inputs import Input
@@ -72,6 +72,7 @@ class DeferredEngine:
 
     def __init__(self, window: int) -> None:
         self.window = window
+        self.window_weight = UNBOUNDED
 
     def submit(self, task: ReprTask, work: Work) -> _Deferred:
         return _Deferred(task, work)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RERUNS_BEFORE_CHAINING",
     "SLICE_CHARS",
+    "SMALLEST_SLICE_SHARE",
     "PieceData",
     "Planned",
     "Work",
@@ -46,6 +47,12 @@ __all__ = [
 SLICE_CHARS = 1 << 20
 """About this much text per slice: enough work to hide the cost of sending it (~0.1 s).
 ``PBNTOOL_SLICE_CHARS`` overrides it (a tuning knob; the tests use tiny slices)."""
+
+
+SMALLEST_SLICE_SHARE = 4
+"""No splitter cuts slices smaller than ``slice_chars() // SMALLEST_SLICE_SHARE`` (LIN's are
+the smallest), so a local file of at most that many bytes is one unit of any format, and the
+planner sends its path without reading it (``pbntool.run.units.plan_input``)."""
 
 
 RERUNS_BEFORE_CHAINING = 2

@@ -12,7 +12,7 @@ import importlib
 import warnings
 from typing import Any
 
-from pbntool.run.engine import Pending, run_work
+from pbntool.run.engine import UNBOUNDED, Pending, run_work
 from pbntool.run.tasks import Task
 from pbntool.run.units import Work
 
@@ -59,6 +59,7 @@ class DaskEngine:
         workers = self._client.scheduler_info().get("workers", {})
         threads = sum(int(info.get("nthreads", 1)) for info in workers.values()) or max(1, jobs)
         self.window = 2 * threads + 1
+        self.window_weight = UNBOUNDED
 
     def submit(self, task: Task, work: Work) -> Pending:
         future: Pending = self._client.submit(run_work, task, work, pure=False)

@@ -24,7 +24,14 @@ from typing import BinaryIO
 
 from pbntool.formats import Format
 from pbntool.formats.lin.reader import SliceEnd
-from pbntool.formats.split import Planned, Work, WorkOutcome, constant, slice_chars
+from pbntool.formats.split import (
+    SMALLEST_SLICE_SHARE,
+    Planned,
+    Work,
+    WorkOutcome,
+    constant,
+    slice_chars,
+)
 from pbntool.records import Record
 from pbntool.text.inputs import Input
 from pbntool.text.source import DecodedText, EncodingEvent, encoding_record
@@ -157,7 +164,7 @@ WHOLE_LIN_SLICES = 8
 """A LIN input not cut within this many slices' worth of text is read as one unit."""
 
 
-LIN_SLICE_SHARE = 4
+LIN_SLICE_SHARE = SMALLEST_SLICE_SHARE
 """LIN slices are this many times smaller than ``slice_chars()``: their text is held in this
 process until their result is back (a local file's other units are read by the workers
 themselves), and a quarter keeps the units in flight within a few MiB."""

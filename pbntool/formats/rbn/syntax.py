@@ -181,6 +181,7 @@ def sniff(head: bytes, name: str) -> int:
     labelled = stray = 0
     has_hands = False
     in_paragraph = False
+    named = name_suffix(name) == ".rbn"
     for line in lines:
         line = line.rstrip("\r")
         if in_paragraph:
@@ -193,30 +194,38 @@ def sniff(head: bytes, name: str) -> int:
             continue
         found = _LINE.fullmatch(line)
         if found is None or found.group(1) not in LABELS:
+            if not named:
+                return 0  # only a file named .rbn may have stray lines: stop looking
             stray += 1
             continue
         labelled += 1
         has_hands = has_hands or re.match(r"H [NESW][:;]", line) is not None
     if not labelled or not has_hands:
         return 0
-    named = name_suffix(name) == ".rbn"
     if stray:  # a damaged file is taken only when its name says so
         return STRUCTURE - 20 if named and stray < labelled else 0
     return STRUCTURE + (5 if named else 0)
+
+
+_RBX_LINE = re.compile(r"(?:[A-Z0-9%]?\{[^}]*\})+")
 
 
 def sniff_rbx(head: bytes, name: str) -> int:
     """Every non-blank line is ``L{data}`` groups (``{text}`` paragraphs and ``%{text}``
     comments among them), with an ``H{X:`` group."""
     text = head.decode("latin-1")
-    lines = [line.strip() for line in text.split("\n") if line.strip()]
     if len(head) >= (1 << 16):
-        lines = lines[:-1]
+        text = text[: text.rfind("\n") + 1]  # a cut last line is not looked at
+    lines = []
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line:
+            continue
+        if not _RBX_LINE.fullmatch(line):
+            return 0  # the first line that is not groups decides (PBN heads stop at once)
+        lines.append(line)
     if not lines:
         return 0
-    for line in lines:
-        if not re.fullmatch(r"(?:[A-Z0-9%]?\{[^}]*\})+", line):
-            return 0
     if not any(re.search(r"H\{[NESW][:;]", line) for line in lines):
         return 0
     return STRUCTURE + (5 if name_suffix(name) == ".rbx" else 0)
