@@ -409,12 +409,14 @@ def test_every_pbn_file_goes_through_rbn_and_rbx_and_back() -> None:
         for writer, reader in ((RbnWriter, iter_records), (RbxWriter, iter_rbx_records)):
             texts = []
             boards = first
-            for _ in range(2):
+            for round_trip in range(2):
                 out = io.StringIO()
                 write = writer(out)
                 for board in boards:
                     write.write(board)
                 texts.append(out.getvalue())
+                if round_trip:
+                    break  # the second text must be the first: reading it again adds nothing
                 records = list(reader(io.BytesIO(out.getvalue().encode("utf-8")), relative))
                 boards = [record.board for record in records if record.board]
                 if len(boards) != len(first):

