@@ -349,3 +349,77 @@ def test_json_lines_are_cut_between_objects(monkeypatch: pytest.MonkeyPatch) -> 
 
 def json_line(index: int) -> str:
     return f'{{"board": {index}, "deal": null}}'
+
+
+# --- planning many small files ------------------------------------------------------------------
+
+
+def test_a_small_local_file_is_planned_by_its_path_unread(tmp_path: Path) -> None:
+    """The worker sniffs and reads it; the planner does not open it (it may even be gone by
+    then: the worker reports that, as a whole-file read would)."""
+    path = tmp_path / "small.pbn"
+    path.write_text(dumps(random_boards(5, 2)), encoding="utf-8")
+    source = Input(str(path), path, size=path.stat().st_size)
+    path.unlink()  # planning must not need the file
+    (plan,) = plan_input(source, None, local=True)
+    work = plan.prepare()
+    assert (work.kind, work.path, work.form, work.weight) == ("path", str(path), None, source.size)
+    path.write_text(dumps(random_boards(5, 2)), encoding="utf-8")
+    expected = sequential(path.read_bytes(), str(path))
+    assert "".join(chunk.out for chunk in run_work(ReprTask(), work).chunks) == expected  # type: ignore[arg-type]
+    # A small file that is not local (an archive member, stdin) is still read here.
+    remote = Input(str(path), path, size=path.stat().st_size)
+    (unit,) = plan_input(remote, None, local=False)
+    assert unit.prepare().kind != "path"
+
+
+class _Counting:
+    """Completes nothing until asked; records the most units and bytes ever in flight."""
+
+    def __init__(self, window: int, window_weight: int) -> None:
+        self.window, self.window_weight = window, window_weight
+        self.flying: list[Work] = []
+        self.most_units = self.most_weight = 0
+
+    def submit(self, task: ReprTask, work: Work) -> _Deferred:
+        self.flying.append(work)
+        self.most_units = max(self.most_units, len(self.flying))
+        self.most_weight = max(self.most_weight, sum(w.weight for w in self.flying))
+        engine = self
+
+        class Flying(_Deferred):
+            def result(self) -> UnitResult:
+                engine.flying.remove(work)
+                return super().result()
+
+        return Flying(task, work)
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+def test_units_in_flight_are_bounded_by_count_and_by_weight(tmp_path: Path) -> None:
+    sizes = [100] * 30 + [5000, 5000, 5000] + [100] * 10
+    plans = []
+    for index, boards in enumerate(size // 100 for size in sizes):
+        path = tmp_path / f"{index:02}.pbn"
+        path.write_text(dumps(random_boards(index, boards, play=False)), encoding="utf-8")
+        plans.append(Input(str(path), path, size=path.stat().st_size))
+    weights = [source.size or 0 for source in plans]
+    heaviest = max(weights)
+    engine = _Counting(window=12, window_weight=2 * heaviest)
+
+    def planned() -> Iterator[Planned]:
+        for source in plans:
+            yield from plan_input(source, None, local=True)
+
+    out = [
+        chunk.out
+        for _, result in run_ordered(planned(), ReprTask(), engine)
+        for chunk in result.chunks
+    ]  # type: ignore[arg-type]
+    assert "".join(out) == "".join(sequential(Path(s.name).read_bytes(), s.name) for s in plans)
+    assert engine.most_units == 12  # the small files fill the count window
+    # The three heavy files are never in flight together (by count they could be): the head
+    # is settled once the weight in flight reaches the bound.
+    assert 2 * heaviest * 0.9 < engine.most_weight < 3 * heaviest

@@ -1,10 +1,12 @@
 """Work units: an input, or a slice of a large input cut where its format allows, as data.
 
-The main process *plans* (``plan_input``): it reads each input once, cheaply, and cuts it into
-``Work`` by its format's splitter (the ``splitter`` of its ``FormatSpec``: PBN into runs of
-games, JSON Lines into runs of lines, LIN into slices cut before a line that starts a table,
-see ``pbntool.formats.pbn.split``, ``json.split`` and ``lin.split``); an input of a format
-with no splitter (XML), or one its splitter declines, is one unit.  A worker *runs* a unit
+The main process *plans* (``plan_input``): a local file smaller than any slice is one unit
+that the worker opens itself (this process does not read it); any other input it reads once,
+cheaply, and cuts into ``Work`` by its format's splitter (the ``splitter`` of its
+``FormatSpec``: PBN into runs of games, JSON Lines into runs of lines, LIN into slices cut
+before a line that starts a table, see ``pbntool.formats.pbn.split``, ``json.split`` and
+``lin.split``); an input of a format with no splitter (XML), or one its splitter declines, is
+one unit.  A worker *runs* a unit
 (``read_work``) into records, which a task renders; records never travel.
 
 What a splitter guarantees (``pbntool.formats.split``): cuts only where the format's reader
