@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+from pbntool.dev.bytecode import compile_package
 from pbntool.dev.generate import random_boards
 from pbntool.formats.pbn.writer import iter_dump
 from pbntool.model import Board
@@ -276,18 +277,6 @@ def precheck(path: Path, boards: int) -> dict[str, object]:
     return result
 
 
-def compile_bytecode() -> None:
-    """Compile pbntool's modules to bytecode (``__pycache__``, git-ignored) before timing, as
-    a wheel's install does: an editable install under ``PYTHONDONTWRITEBYTECODE`` (set on
-    this project's machines) has none, and every run would compile pbntool from source while
-    endplay, installed by pip, starts from its bytecode."""
-    import compileall
-
-    import pbntool
-
-    compileall.compile_dir(Path(pbntool.__file__).parent, quiet=1)
-
-
 def versions() -> dict[str, str | None]:
     found: dict[str, str | None] = {}
     for package in ("pbntool", "endplay", "lark"):
@@ -392,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
 
     info = machine()
     found = versions()
-    compile_bytecode()
+    compile_package()  # pbntool's bytecode, as endplay has pip's
     print("pbntool benchmark")
     print(
         f"  {info['date']}  {info['platform']}  cpus={info['cpu_count']}  "

@@ -43,12 +43,12 @@ from bench_pbn import (
     DATA_DIR,
     DEFAULT_SEED,
     bench_boards,
-    compile_bytecode,
     source_state,
     versions,
     write_large,
 )
 
+from pbntool.dev.bytecode import compile_package
 from pbntool.formats import Format
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
@@ -305,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     found = versions()
-    compile_bytecode()
+    compile_package()  # pbntool's bytecode, as endplay has pip's
     print(
         f"pbntool scale benchmark  {time.strftime('%Y-%m-%d %H:%M:%S')}  cpus={os.cpu_count()}  "
         f"load {[round(x, 2) for x in os.getloadavg()]}  source {source_state()}"
@@ -390,7 +390,7 @@ def _folder(args: argparse.Namespace, results: dict[str, object]) -> int:
     the cost of each file (opening, sniffing, sending a unit) weighs more than in one file."""
     folder = Path(args.folder)
     summary = subprocess.run(
-        [*pbntool("validate", str(folder), "-q", "--summary-json")],
+        pbntool("validate", str(folder), "-q", "--summary-json"),
         capture_output=True,
         text=True,
         check=False,

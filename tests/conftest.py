@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from pbntool.dev.bytecode import compile_package
 from pbntool.diagnostics import UNREAD_CODES
 
 REPO = Path(__file__).resolve().parent.parent
@@ -56,19 +57,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
     if not hasattr(config, "workerinput"):  # once, in the controller, before xdist's workers
-        _compile_bytecode()
-
-
-def _compile_bytecode() -> None:
-    """Compile pbntool's modules to bytecode before the tests start their hundreds of
-    ``python -m pbntool`` processes.  Under ``PYTHONDONTWRITEBYTECODE`` (set on this
-    project's machines) an editable install never caches its bytecode, and each process
-    compiled all of pbntool again (0.15 s of its start-up)."""
-    import compileall
-
-    import pbntool
-
-    compileall.compile_dir(Path(pbntool.__file__).parent, quiet=2)
+        compile_package()  # the CLI tests' hundreds of processes start from bytecode
 
 
 @pytest.fixture(scope="session")

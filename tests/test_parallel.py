@@ -413,11 +413,8 @@ def test_units_in_flight_are_bounded_by_count_and_by_weight(tmp_path: Path) -> N
         for source in plans:
             yield from plan_input(source, None, local=True)
 
-    out = [
-        chunk.out
-        for _, result in run_ordered(planned(), ReprTask(), engine)
-        for chunk in result.chunks
-    ]  # type: ignore[arg-type]
+    results = run_ordered(planned(), ReprTask(), engine)  # type: ignore[arg-type]
+    out = [chunk.out for _, result in results for chunk in result.chunks]
     assert "".join(out) == "".join(sequential(Path(s.name).read_bytes(), s.name) for s in plans)
     assert engine.most_units == 12  # the small files fill the count window
     # The three heavy files are never in flight together (by count they could be): the head

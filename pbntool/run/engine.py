@@ -333,8 +333,9 @@ def run_ordered(
         if plan.barrier:
             while pending:
                 yield from settle()
-        pending.append((plan, engine.submit(task, plan.prepare())))
-        weight += plan.work.weight if plan.work is not None else 0
+        work = plan.prepare()
+        pending.append((plan, engine.submit(task, work)))
+        weight += work.weight
         while pending and (
             len(pending) >= engine.window
             or (len(pending) > 1 and weight >= engine.window_weight)

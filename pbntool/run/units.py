@@ -6,8 +6,8 @@ cheaply, and cuts into ``Work`` by its format's splitter (the ``splitter`` of it
 ``FormatSpec``: PBN into runs of games, JSON Lines into runs of lines, LIN into slices cut
 before a line that starts a table, see ``pbntool.formats.pbn.split``, ``json.split`` and
 ``lin.split``); an input of a format with no splitter (XML), or one its splitter declines, is
-one unit.  A worker *runs* a unit
-(``read_work``) into records, which a task renders; records never travel.
+one unit.  A worker *runs* a unit (``read_work``) into records, which a task renders; records
+never travel.
 
 What a splitter guarantees (``pbntool.formats.split``): cuts only where the format's reader
 has nothing in flight, positions (line numbers) of every record right in each slice, and — if
@@ -131,7 +131,7 @@ def plan_input(
 
 
 def _too_small_to_cut(source: Input) -> bool:
-    """Whether no splitter would cut this input (it holds less than one slice)."""
+    """Whether no splitter would cut this input (it is no bigger than the smallest slice)."""
     return source.size is not None and source.size <= slice_chars() // SMALLEST_SLICE_SHARE
 
 
