@@ -13,10 +13,11 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import ClassVar, NamedTuple, TypeAlias
+from typing import NamedTuple, TypeAlias
 
 __all__ = [
     "ALL_CARDS",
+    "PASSED_OUT",
     "Action",
     "Annotation",
     "Auction",
@@ -244,23 +245,20 @@ class Card:
     bit: int = field(init=False, repr=False)
     """``1 << (suit * 16 + rank)``: a set of cards is an int, one 16-bit field per suit."""
 
-    _ALL: ClassVar[dict[tuple[int, int], Card]] = {}
-    _BY_TEXT: ClassVar[dict[str, Card]] = {}
-
     def __post_init__(self) -> None:
         object.__setattr__(self, "bit", 1 << (self.suit * 16 + self.rank))
 
     @classmethod
     def of(cls, suit: Suit, rank: Rank) -> Card:
         """The (interned) card of this suit and rank."""
-        return cls._ALL[(suit, rank)]
+        return _CARD_OF[(suit, rank)]
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``SA``, ``hq``, ``DT``, ``C10``; raises ``ValueError``."""
-        card = cls._BY_TEXT.get(text)
+        card = _CARD_BY_TEXT.get(text)
         if card is None:
-            card = cls._BY_TEXT.get(text.upper())
+            card = _CARD_BY_TEXT.get(text.upper())
             if card is None:
                 if len(text) == 3 and text[1:] == "10":
                     return cls.of(Suit.from_letter(text[0]), Rank.TEN)
@@ -290,18 +288,25 @@ class Card:
     def __ge__(self, other: Card) -> bool:
         return (self.suit, self.rank) >= (other.suit, other.rank)
 
+    # Interned, so identity hashing; said outright because a type that defines ordering
+    # but not hashing inherits no hash once compiled.
+    def __hash__(self) -> int:
+        return id(self)
+
     def __reduce__(self) -> tuple[object, tuple[str]]:
         # Keep interning across pickling (e.g. to worker processes).
         return (Card.parse, (str(self),))
 
 
+_CARD_OF: dict[tuple[int, int], Card] = {}
+_CARD_BY_TEXT: dict[str, Card] = {}
 for _suit in Suit:
     for _rank in Rank:
         _card = Card(_suit, _rank)
-        Card._ALL[(_suit, _rank)] = _card
-        Card._BY_TEXT[str(_card)] = _card
+        _CARD_OF[(_suit, _rank)] = _card
+        _CARD_BY_TEXT[str(_card)] = _card
 
-ALL_CARDS: tuple[Card, ...] = tuple(sorted(Card._ALL.values()))
+ALL_CARDS: tuple[Card, ...] = tuple(sorted(_CARD_OF.values()))
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -319,15 +324,14 @@ class Hand:
 
     mask: int
 
-    def __init__(self, cards: Iterable[Card] = ()) -> None:
-        object.__setattr__(self, "mask", sum({card.bit for card in cards}))
+    def __init__(self, cards: Iterable[Card] = (), *, mask: int = 0) -> None:
+        # The set drops a card given twice; ``mask`` is for from_mask.
+        object.__setattr__(self, "mask", mask | sum({card.bit for card in cards}))
 
     @classmethod
     def from_mask(cls, mask: int) -> Hand:
         """The hand whose cards are the bits of ``mask``."""
-        hand = object.__new__(cls)
-        object.__setattr__(hand, "mask", mask)
-        return hand
+        return cls(mask=mask)
 
     @classmethod
     def parse_suits(cls, spades: str, hearts: str, diamonds: str, clubs: str) -> Hand:
@@ -459,13 +463,11 @@ class Bid:
     level: int
     strain: Strain
 
-    _ALL: ClassVar[dict[tuple[int, int], Bid]] = {}
-
     @classmethod
     def of(cls, level: int, strain: Strain) -> Bid:
         """The (interned) bid; raises ``ValueError`` for a level outside 1..7."""
         try:
-            return cls._ALL[(level, strain)]
+            return _BID_OF[(level, strain)]
         except KeyError:
             raise ValueError(f"not a bid: level {level}") from None
 
@@ -487,13 +489,17 @@ class Bid:
     def __ge__(self, other: Bid) -> bool:
         return (self.level, self.strain) >= (other.level, other.strain)
 
+    def __hash__(self) -> int:
+        return id(self)
+
     def __reduce__(self) -> tuple[object, tuple[int, Strain]]:
         return (Bid.of, (self.level, self.strain))
 
 
+_BID_OF: dict[tuple[int, int], Bid] = {}
 for _level in range(1, 8):
     for _strain in Strain:
-        Bid._ALL[(_level, _strain)] = Bid(_level, _strain)
+        _BID_OF[(_level, _strain)] = Bid(_level, _strain)
 
 Call: TypeAlias = Bid | Action
 
@@ -639,8 +645,6 @@ class Contract:
     strain: Strain | None
     doubling: Doubling = Doubling.UNDOUBLED
 
-    PASSED_OUT: ClassVar[Contract]
-
     @property
     def is_passed_out(self) -> bool:
         """True for an all-pass board."""
@@ -659,7 +663,8 @@ class Contract:
         return f"{level}{strain}{self.doubling.suffix}"
 
 
-Contract.PASSED_OUT = Contract(0, None)
+PASSED_OUT = Contract(0, None)
+"""The contract of a passed-out board."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import pytest
 
 from pbntool.dev import generate
 from pbntool.dev.generate import random_board, random_boards
-from pbntool.model import Contract, SectionEnd
+from pbntool.model import PASSED_OUT, SectionEnd
 from pbntool.rules import auction_outcome, check_board
 from pbntool.scoring import board_dealer, board_vulnerability
 
@@ -83,7 +83,7 @@ def test_boards_are_numbered_and_follow_the_16_board_cycle() -> None:
 
 def test_mix_of_outcomes_is_plausible() -> None:
     boards = list(random_boards(5, 2000))
-    passed_out = sum(1 for b in boards if b.contract is Contract.PASSED_OUT)
+    passed_out = sum(1 for b in boards if b.contract is PASSED_OUT)
     claims = sum(1 for b in boards if b.play is not None and b.play.end is SectionEnd.STOP)
     doubled = sum(1 for b in boards if b.contract is not None and b.contract.doubling)
     slams = sum(1 for b in boards if b.contract is not None and (b.contract.level or 0) >= 6)
@@ -131,7 +131,7 @@ def test_tag_values_are_canonical_pbn() -> None:
 
 def test_passed_out_board_has_empty_declarer_and_result_and_no_play() -> None:
     board = random_board(random.Random(0), 8, passout_probability=1.0)
-    assert board.contract is Contract.PASSED_OUT
+    assert board.contract is PASSED_OUT
     assert board.play is None and board.declarer is None and board.result is None
     assert board.score is not None and board.score.points == 0
     assert (board.tag("Declarer"), board.tag("Result"), board.tag("Score")) == ("", "", "0")

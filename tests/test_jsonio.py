@@ -10,6 +10,7 @@ from pbntool.formats import read_input
 from pbntool.formats.interchange.todict import model_to_dict
 from pbntool.formats.json import board_to_dict, compact_json, dumps_line, iter_json_lines
 from pbntool.model import (
+    PASSED_OUT,
     Annotation,
     Auction,
     Board,
@@ -212,7 +213,7 @@ def test_passed_out_board() -> None:
     board = Board(
         dealer=Seat.EAST,
         auction=Auction(Seat.EAST, (PASS,) * 4),
-        contract=Contract.PASSED_OUT,
+        contract=PASSED_OUT,
     )
     result = board_to_dict(board)
     assert result["auction"] == ["Pass"] * 4

@@ -11,6 +11,7 @@ from pbntool.diagnostics import Diagnostic
 from pbntool.formats import pbn
 from pbntool.formats.pbn.reader import split_games
 from pbntool.model import (
+    PASSED_OUT,
     Action,
     Bid,
     Card,
@@ -253,7 +254,7 @@ def test_a_card_twice_in_one_hand_is_not_silently_merged() -> None:
         ("3NT", Contract(3, Strain.NOTRUMP)),
         ("4sx", Contract(4, Strain.SPADES, Doubling.DOUBLED)),
         ("6CXX", Contract(6, Strain.CLUBS, Doubling.REDOUBLED)),
-        ("pass", Contract.PASSED_OUT),
+        ("pass", PASSED_OUT),
         ("NT", Contract(None, Strain.NOTRUMP)),
         ("3N", Contract(3, Strain.NOTRUMP)),
     ],

@@ -20,6 +20,7 @@ from pbntool.formats.pbn.writer import (
     iter_dump,
 )
 from pbntool.model import (
+    PASSED_OUT,
     Annotation,
     Auction,
     Board,
@@ -314,7 +315,7 @@ def test_passed_out_board_has_contract_pass_and_empty_declarer_and_result() -> N
     board = Board(
         tags=tags(("Declarer", "N"), ("Result", "0")),
         dealer=Seat.NORTH,
-        contract=Contract.PASSED_OUT,
+        contract=PASSED_OUT,
         declarer=Seat.NORTH,
         result=Result(0),
         auction=Auction(Seat.NORTH, (PASS,) * 4),

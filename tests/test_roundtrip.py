@@ -26,6 +26,7 @@ from pbntool.formats.pbn import parse
 from pbntool.formats.pbn.writer import dumps, is_header_escape
 from pbntool.model import (
     ALL_CARDS,
+    PASSED_OUT,
     Action,
     Annotation,
     Auction,
@@ -458,7 +459,7 @@ def tag_lists(draw: st.DrawFn) -> tuple[Tag, ...]:
 def contracts(draw: st.DrawFn) -> Contract | None:
     return draw(
         st.none()
-        | st.just(Contract.PASSED_OUT)
+        | st.just(PASSED_OUT)
         | st.builds(
             Contract,
             st.integers(1, 7),

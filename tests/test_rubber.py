@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from pbntool.model import Contract, Deal, Doubling, Hand, Seat, Side, Strain, Vulnerability
+from pbntool.model import (
+    PASSED_OUT,
+    Contract,
+    Deal,
+    Doubling,
+    Hand,
+    Seat,
+    Side,
+    Strain,
+    Vulnerability,
+)
 from pbntool.scoring.rubber import (
     DealPlay,
     Line,
@@ -37,7 +47,7 @@ def play(
     return DealPlay(Contract(level, strain, doubling), declarer, tricks, held, dealer)
 
 
-PASSED = DealPlay(Contract.PASSED_OUT)
+PASSED = DealPlay(PASSED_OUT)
 
 # A full rubber, NS winning 2-1 (Laws of Rubber Bridge; above/below per deal):
 #  1. 4S by N, 11 tricks, N holds S AKQJ: NS 120 below (game), 30 + 100 honours above.
@@ -226,7 +236,7 @@ def test_chicago_part_scores_end_with_the_cycle_and_a_pass_out_is_redealt() -> N
     # Deal 2 passed out: dealt again by E, so the next deal is still deal 2 of the cycle.
     deals = [
         play(1, Strain.CLUBS, N, 7, dealer=N),
-        DealPlay(Contract.PASSED_OUT, dealer=E),
+        DealPlay(PASSED_OUT, dealer=E),
         play(2, Strain.CLUBS, N, 8, dealer=E),
         play(1, Strain.CLUBS, N, 7, dealer=S),
         play(1, Strain.CLUBS, E, 7, dealer=W),

@@ -13,6 +13,7 @@ from pbntool import rules
 from pbntool.dev.generate import random_board
 from pbntool.diagnostics import Diagnostic
 from pbntool.model import (
+    PASSED_OUT,
     Action,
     Annotation,
     Auction,
@@ -377,7 +378,7 @@ def test_partner_raising_to_the_final_level_does_not_become_declarer() -> None:
 def test_four_passes_pass_the_board_out() -> None:
     outcome = auction_outcome(auction(S, "Pass Pass Pass Pass"))
     assert outcome.complete
-    assert outcome.contract is Contract.PASSED_OUT
+    assert outcome.contract is PASSED_OUT
     assert outcome.declarer is None
 
 
@@ -406,7 +407,7 @@ def test_stated_contract_with_passed_out_auction_is_con001() -> None:
 
 def test_stated_pass_matches_a_passed_out_auction() -> None:
     board = spread_board(
-        auction=auction(N, "Pass Pass Pass Pass"), contract=Contract.PASSED_OUT, declarer=None
+        auction=auction(N, "Pass Pass Pass Pass"), contract=PASSED_OUT, declarer=None
     )
     assert list(check_board(board)) == []
 
@@ -430,7 +431,7 @@ def test_incomplete_auction_with_star_lets_the_tags_give_the_contract() -> None:
 def test_passed_out_board_with_declarer_and_result_is_con006() -> None:
     board = spread_board(
         auction=auction(N, "Pass Pass Pass Pass"),
-        contract=Contract.PASSED_OUT,
+        contract=PASSED_OUT,
         declarer=S,
         result=Result(7),
     )
@@ -439,7 +440,7 @@ def test_passed_out_board_with_declarer_and_result_is_con006() -> None:
 
 
 def test_passed_out_stated_contract_with_result_is_con006_without_auction() -> None:
-    board = Board(contract=Contract.PASSED_OUT, result=Result(0))
+    board = Board(contract=PASSED_OUT, result=Result(0))
     assert codes(check_board(board)) == ["CON006"]
 
 
@@ -621,7 +622,7 @@ def test_play_without_a_declarer_is_ply006_but_checks_revokes() -> None:
 
 
 def test_play_of_a_passed_out_board_is_ply006() -> None:
-    board = spread_board("C2 CA C9 C6", auction=None, contract=Contract.PASSED_OUT, declarer=None)
+    board = spread_board("C2 CA C9 C6", auction=None, contract=PASSED_OUT, declarer=None)
     diagnostic = only(check_board(board), "PLY006")
     assert mentions(diagnostic, "passed out")
 

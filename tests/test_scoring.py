@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbntool import scoring
-from pbntool.model import Contract, Doubling, Seat, Strain, Vulnerability
+from pbntool.model import PASSED_OUT, Contract, Doubling, Seat, Strain, Vulnerability
 from pbntool.scoring import board_dealer, board_vulnerability, duplicate_score, imps, score_ns
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "scoring" / "duplicate.json"
@@ -18,7 +18,7 @@ ROWS = json.loads(FIXTURE.read_text(encoding="utf-8"))
 
 def parse_contract(text: str) -> Contract:
     if text == "Pass":
-        return Contract.PASSED_OUT
+        return PASSED_OUT
     match = re.fullmatch(r"([1-7])(NT|[CDHS])(X{0,2})", text)
     assert match, text
     level, strain, doubling = match.groups()
@@ -73,7 +73,7 @@ def test_score_ns_uses_the_declarers_vulnerability() -> None:
 
 
 def test_score_ns_of_a_passed_out_board_is_zero_without_declarer() -> None:
-    assert score_ns(Contract.PASSED_OUT, None, Vulnerability.ALL, 0) == 0
+    assert score_ns(PASSED_OUT, None, Vulnerability.ALL, 0) == 0
 
 
 def test_score_ns_needs_a_declarer_for_a_real_contract() -> None:

@@ -9,6 +9,7 @@ import pytest
 from pbntool.formats.text import diagram as show
 from pbntool.formats.text.diagram import render_board
 from pbntool.model import (
+    PASSED_OUT,
     Annotation,
     Auction,
     Board,
@@ -134,7 +135,7 @@ def test_auction_starts_in_the_dealers_column() -> None:
 
 
 def test_passed_out_board() -> None:
-    board = Board(auction=Auction(Seat.EAST, (PASS,) * 4), contract=Contract.PASSED_OUT)
+    board = Board(auction=Auction(Seat.EAST, (PASS,) * 4), contract=PASSED_OUT)
     assert "\n\nPassed out\n" in render_board(board)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from pbntool.model import (
     ALL_CARDS,
+    PASSED_OUT,
     Action,
     Auction,
     Bid,
@@ -121,7 +122,7 @@ def random_board(
     deal = _random_deal(rng)
     auction = _random_auction(rng, dealer, passout_probability)
     outcome = auction_outcome(auction)
-    contract = outcome.contract or Contract.PASSED_OUT
+    contract = outcome.contract or PASSED_OUT
     declarer = outcome.declarer
     record: Play | None = None
     tricks: int | None = None
@@ -261,7 +262,7 @@ def _with_tags(board: Board, rng: random.Random) -> Board:
     """The board with its mandatory tags (export order), then Score, Auction and Play."""
     assert board.dealer is not None and board.deal is not None
     players = rng.sample(_NAMES, 4)  # West, North, East, South
-    contract = board.contract or Contract.PASSED_OUT
+    contract = board.contract or PASSED_OUT
     values = [
         ("Event", rng.choice(_EVENTS)),
         ("Site", rng.choice(_SITES)),

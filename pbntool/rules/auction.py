@@ -11,7 +11,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pbntool.diagnostics import AUC001, AUC002, AUC003, AUC004, AUC005, AUC006, Diagnostic
-from pbntool.model import Action, Auction, Bid, Call, Contract, Doubling, Seat, SectionEnd, Token
+from pbntool.model import (
+    PASSED_OUT,
+    Action,
+    Auction,
+    Bid,
+    Call,
+    Contract,
+    Doubling,
+    Seat,
+    SectionEnd,
+    Token,
+)
 from pbntool.rules._common import _CONTINUE, _SEATS
 
 __all__ = ["AuctionOutcome", "auction_outcome", "check_auction"]
@@ -26,7 +37,7 @@ class AuctionOutcome:
 
     ``complete`` is True once the auction has ended by the Laws (three passes after a call,
     or four initial passes).  ``contract``/``declarer`` describe the last bid so far (the final
-    contract when complete); ``contract`` is ``Contract.PASSED_OUT`` for four passes and None
+    contract when complete); ``contract`` is ``PASSED_OUT`` for four passes and None
     when no bid has been made yet.  ``checked`` is the number of leading calls that could be
     interpreted (analysis stops at the first ``Token`` other than ``^S``).
     """
@@ -94,7 +105,7 @@ def _outcome(
     end_index: int | None,
 ) -> AuctionOutcome:
     if last_bid is None:
-        contract = Contract.PASSED_OUT if complete else None
+        contract = PASSED_OUT if complete else None
         return AuctionOutcome(complete, contract, None, checked, end_index)
     namer = first_namer[(last_bidder & 1) * 5 + last_bid.strain]
     declarer = _SEATS[last_bidder if namer is None else namer]

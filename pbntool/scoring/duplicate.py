@@ -58,7 +58,7 @@ def duplicate_score(contract: Contract, vulnerable: bool, tricks: int) -> int:
     Raises:
         ValueError: For an end-position contract (no level) or tricks outside 0..13.
 
-    >>> from pbntool.model import Contract, Doubling, Strain
+    >>> from pbntool.model import PASSED_OUT, Contract, Doubling, Strain
     >>> duplicate_score(Contract(3, Strain.NOTRUMP), vulnerable=False, tricks=10)
     430
     >>> duplicate_score(Contract(4, Strain.SPADES, Doubling.DOUBLED), vulnerable=True, tricks=11)
@@ -67,7 +67,7 @@ def duplicate_score(contract: Contract, vulnerable: bool, tricks: int) -> int:
     1960
     >>> duplicate_score(Contract(4, Strain.HEARTS, Doubling.DOUBLED), vulnerable=False, tricks=6)
     -800
-    >>> duplicate_score(Contract.PASSED_OUT, vulnerable=True, tricks=0)
+    >>> duplicate_score(PASSED_OUT, vulnerable=True, tricks=0)
     0
     """
     if contract.is_passed_out:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, cast
 
 from pbntool.model import (
+    PASSED_OUT,
     Action,
     Bid,
     Call,
@@ -469,7 +470,7 @@ def read_table_result(entry: str) -> TableResult | None:
     """
     text = entry.strip()
     if text.upper() in ("P", "PASS"):
-        return TableResult(Contract.PASSED_OUT, None, None)
+        return TableResult(PASSED_OUT, None, None)
     found = _RESULT.fullmatch(text)
     if found is None:
         return None

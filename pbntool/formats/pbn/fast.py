@@ -68,7 +68,7 @@ _ESCAPE_LINES = re.compile(r"(?:%[^\x00-\x1f\x7f]*(?:\n|\Z))+")
 _new_tag = functools.partial(tuple.__new__, Tag)
 # Tags whose values have a checker of their own (the mandatory tags are decoded in _build;
 # any other known tag is text; a table or a Note takes the detailed path).
-_OTHER_CHECKED = frozenset(DATE_TAGS) | frozenset(SIDE_NUMBER_TAGS) | SUPPLEMENTAL_CHECKS.keys()
+_OTHER_CHECKED = frozenset(DATE_TAGS) | frozenset(SIDE_NUMBER_TAGS) | frozenset(SUPPLEMENTAL_CHECKS)
 _MANDATORY = frozenset(MANDATORY_TAGS)
 _MANDATORY_V1 = frozenset(MANDATORY_TAGS_V1)
 _SECTIONS = {"Auction": ("Dealer",), "Play": ("Deal", "Contract", "Declarer")}
@@ -220,7 +220,7 @@ def _build(
 
 def _check_other_values(resolved: dict[str, str]) -> None:
     """The values of dates, side numbers and supplemental tags (each a finding if wrong)."""
-    for name in _OTHER_CHECKED & resolved.keys():
+    for name in resolved.keys() & _OTHER_CHECKED:
         value = resolved[name]
         if name in DATE_TAGS:
             problems = values.decode_date(name, value)

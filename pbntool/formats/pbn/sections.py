@@ -32,6 +32,7 @@ from pbntool.diagnostics import (
 )
 from pbntool.formats.pbn.reader import Piece
 from pbntool.model import (
+    ALL_CARDS,
     Action,
     Annotation,
     Bid,
@@ -81,7 +82,7 @@ for _level in range(1, 8):
 _NT_ALIASES = {f"{level}{n}": Bid.of(level, Strain.NOTRUMP) for level in range(1, 8) for n in "Nn"}
 
 _CARD_SPELLINGS: dict[str, Card] = {}
-for _card in Card._ALL.values():
+for _card in ALL_CARDS:
     for _spelling in _case_variants(str(_card)):
         _CARD_SPELLINGS[_spelling] = _card
     if _card.rank == 10:

@@ -30,6 +30,7 @@ from pbntool.diagnostics import (
     Code,
 )
 from pbntool.model import (
+    PASSED_OUT,
     Card,
     Contract,
     Deal,
@@ -346,7 +347,7 @@ def decode_contract(value: str) -> tuple[Contract | None, Problems]:
     if match is None:
         return None, (Problem(PBN106, {"value": _quote(value)}),)
     if match.group(1):
-        return Contract.PASSED_OUT, ()
+        return PASSED_OUT, ()
     problems: list[Problem] = []
     if match.group(3).upper() == "N":
         problems.append(Problem(PBN107, {"text": f"Contract {_quote(value)}"}))

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from pbntool.model import Action, Bid, Contract, Doubling, Seat, Strain, Vulnerability
+from pbntool.model import PASSED_OUT, Action, Bid, Contract, Doubling, Seat, Strain, Vulnerability
 from pbntool.notation import CARDS_PER_HAND
 
 __all__ = [
@@ -158,7 +158,7 @@ def _bid(text: str) -> Bid:
 
 def _contract(text: str) -> Contract:
     if text.upper() in _PASS_WORDS:
-        return Contract.PASSED_OUT
+        return PASSED_OUT
     match = _CONTRACT.fullmatch(text)
     if match is None:
         raise ValueError(f"{text!r} is not a contract; write it like 4S, 3NT, 5DX or Pass")
