@@ -31,6 +31,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+# Before any other module of ours: decides whether the compiled modules may load.
+from pbntool import _native  # noqa: F401  # isort: skip
 from pbntool import _aliases
 
 __version__ = "0.1.0"
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
     from pbntool.formats import lin, pbn
     from pbntool.formats import xml as xmlio
     from pbntool.model import (
+        PASSED_OUT,
         Action,
         Annotation,
         Auction,
@@ -117,6 +120,7 @@ _ROOMS = frozenset({"cli", "dev", "formats", "run", "text", "tools"})
 
 __all__ = [
     "CATALOGUE",
+    "PASSED_OUT",
     "Action",
     "Annotation",
     "Auction",

@@ -698,7 +698,7 @@ def test_closed_pipe_exit_status_is_141(tmp_path: Path) -> None:
 def test_version(command: tuple[str, ...]) -> None:
     run = pbntool_run("--version", command=command)
     assert run.code == 0
-    assert run.lines[0] == f"pbntool {pbntool.__version__}"
+    assert run.lines[0] == f"pbntool {pbntool.__version__} ({pbntool._native.STATE})"
 
 
 @pytest.mark.parametrize(

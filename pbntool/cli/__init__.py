@@ -80,7 +80,12 @@ def version_text() -> str:
     distributions' metadata: nothing is imported)."""
     from importlib import metadata
 
-    lines = [f"pbntool {__version__}", f"Python {sys.version.split()[0]} ({sys.executable})"]
+    from pbntool import _native
+
+    lines = [
+        f"pbntool {__version__} ({_native.STATE})",
+        f"Python {sys.version.split()[0]} ({sys.executable})",
+    ]
     for extra, distribution, gives in EXTRAS:
         try:
             found = f"{distribution} {metadata.version(distribution)}"
