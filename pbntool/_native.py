@@ -37,10 +37,10 @@ COMPILED_MODULES: tuple[str, ...] = (
     "pbntool.notation",
     "pbntool.diagnostics",
     "pbntool.records",
-    "pbntool.rules",
     "pbntool.rules._common",
     "pbntool.rules.auction",
     "pbntool.rules.board",
+    "pbntool.rules.check",
     "pbntool.rules.deal",
     "pbntool.rules.outcome",
     "pbntool.rules.play",
@@ -59,7 +59,9 @@ COMPILED_MODULES: tuple[str, ...] = (
 )
 """The hot path of reading, checking and writing JSON, compiled together (one C library):
 calls between them are C calls, and calls from a compiled module into an interpreted one
-cost more than between two interpreted ones, so the model goes with its users."""
+cost more than between two interpreted ones, so the model goes with its users.  No package
+``__init__``: compiled, it has no ``__path__`` while it runs, so it cannot import the
+package's own modules, and a later ``import package.module`` fails."""
 
 GROUP_NAME = "pbntool._compiled"
 """The shared C library of the compiled modules: ``pbntool/_compiled__mypyc*.so``."""

@@ -7,12 +7,17 @@ comparing with it; review the result as a diff.
 
 from __future__ import annotations
 
+import doctest
+import importlib.util
 import os
 import re
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+from pbntool import _native
 from pbntool.dev.bytecode import compile_package
 from pbntool.diagnostics import UNREAD_CODES
 
@@ -34,6 +39,23 @@ def exit_is_clean(code: int, output: str) -> bool:
     """0 or 1; or 2 when the output names an input that could not be read (random bytes can
     start like a zip or a gzip stream: a corrupt archive is documented as exit 2)."""
     return code in (0, 1) or (code == 2 and UNREAD_INPUT.search(output) is not None)
+
+
+def run_doctests(module: ModuleType) -> doctest.TestResults:
+    """``doctest.testmod`` on a module's source: doctest does not look into a compiled
+    module's functions (``pbntool._native``), so their examples run from a source copy."""
+    if (module.__file__ or "").endswith(".py"):
+        return doctest.testmod(module)
+    name = f"{module.__name__}__doctest_source"
+    spec = importlib.util.spec_from_file_location(name, _native.source_path(module.__name__))
+    assert spec is not None and spec.loader is not None
+    source = importlib.util.module_from_spec(spec)
+    sys.modules[name] = source  # dataclasses look their module up while they are made
+    try:
+        spec.loader.exec_module(source)
+        return doctest.testmod(source)
+    finally:
+        del sys.modules[name]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

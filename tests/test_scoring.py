@@ -1,10 +1,10 @@
-import doctest
 import itertools
 import json
 import re
 from pathlib import Path
 
 import pytest
+from conftest import run_doctests
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -145,7 +145,7 @@ def test_imps_between_printed_bands_take_the_lower_band() -> None:
     ids=lambda module: module.__name__,
 )
 def test_doctests_pass(module: object) -> None:
-    results = doctest.testmod(module)  # type: ignore[arg-type]
+    results = run_doctests(module)  # type: ignore[arg-type]
     assert results.attempted > 0
     assert results.failed == 0
 

@@ -102,6 +102,9 @@ def build(root: Path) -> list[Path]:
     modules = native.COMPILED_MODULES
     hashes = native.source_hashes(modules, package)  # what is compiled, read before compiling
     sources = [str(native.source_path(module, package).relative_to(root)) for module in modules]
+    packages = [source for source in sources if source.endswith("__init__.py")]
+    if packages:  # see COMPILED_MODULES
+        raise ValueError(f"a package __init__ cannot be compiled: {', '.join(packages)}")
     with _inside(root), tempfile.TemporaryDirectory() as scratch:
         config = Path(scratch) / "mypy.ini"
         config.write_text(_TYPE_CHECK_CONFIG, encoding="utf-8")

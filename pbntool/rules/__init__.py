@@ -19,23 +19,12 @@ mask test.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from pbntool.diagnostics import Diagnostic
-from pbntool.model import Board
 from pbntool.rules.auction import AuctionOutcome, auction_outcome, check_auction
-from pbntool.rules.board import (
-    _check_contract,
-    _check_score,
-    check_contract,
-    check_conventions,
-    check_score,
-)
-from pbntool.rules.deal import _check_deal, _hand_masks, check_deal
+from pbntool.rules.board import check_contract, check_conventions, check_score
+from pbntool.rules.check import check_board
+from pbntool.rules.deal import check_deal
 from pbntool.rules.play import (
     PlayedTrick,
-    _check_play,
-    _check_result,
     check_play,
     check_result,
     is_slot_card,
@@ -67,34 +56,6 @@ __all__ = [
     "tricks_decided",
     "trump_of",
 ]
-
-
-def check_board(board: Board) -> Iterator[Diagnostic]:
-    """Run every check on one board: deal, auction, contract, play, result, score, conventions.
-
-    The auction's outcome and the hands' card masks are computed once and shared.
-
-    Args:
-        board: The board to check.
-
-    Yields:
-        Every diagnostic, grouped in the order above.
-    """
-    masks = None
-    if board.deal is not None:
-        masks = _hand_masks(board.deal)
-        yield from _check_deal(masks)
-    outcome = None
-    if board.auction is not None:
-        outcome = auction_outcome(board.auction)
-        yield from check_auction(board.auction)
-    yield from _check_contract(board, outcome)
-    tally = None
-    if board.play is not None:
-        tally = yield from _check_play(board, board.play, outcome, masks)
-    yield from _check_result(board, tally)
-    yield from _check_score(board, outcome)
-    yield from check_conventions(board)
 
 
 __test__ = {name: globals()[name] for name in __all__}

@@ -1,0 +1,172 @@
+"""The compiled modules (mypyc) and the pure-Python fallback.
+
+``pbntool._native`` lets the compiled modules load only while they match their sources;
+``pbntool.dev.native_build`` builds and removes them.  The comparison at the end runs the
+real CLI over the corpus both ways (compiled, and ``PBNTOOL_PURE=1``) and asks for the same
+bytes: the findings of every board and every converted record.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, REPO
+
+from pbntool import _native
+from pbntool.dev import native_build
+
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+COMPILED = _native.STATE == "compiled"
+
+
+def _copy_sources(tmp_path: Path) -> Path:
+    """The sources of the compiled modules, in a package folder of their own."""
+    package = tmp_path / "pbntool"
+    for module in _native.COMPILED_MODULES:
+        source = _native.source_path(module)
+        target = package / source.relative_to(REPO / "pbntool")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    return package
+
+
+def _stamp(package: Path, **changes: object) -> None:
+    record = {"abi": _native.abi_tag(), "sources": _native.source_hashes(package_dir=package)}
+    record.update(changes)
+    (package / _native.STAMP_NAME).write_text(json.dumps(record), encoding="utf-8")
+
+
+def test_a_stamp_that_matches_the_sources_lets_the_compiled_modules_run(tmp_path: Path) -> None:
+    package = _copy_sources(tmp_path)
+    assert _native.reason_for_pure(package) == "not compiled"
+    _stamp(package)
+    assert _native.reason_for_pure(package, honour_env=False) is None
+
+
+def test_an_edited_source_sends_every_module_to_its_source(tmp_path: Path) -> None:
+    package = _copy_sources(tmp_path)
+    _stamp(package)
+    rules = package / "rules" / "play.py"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    reason = _native.reason_for_pure(package, honour_env=False)
+    assert reason == "pbntool.rules.play changed since it was compiled"
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"abi": "cpython-310:.so"}, "compiled for another Python"),
+        ({"sources": {"pbntool.model": "0"}}, "compiled from another list of modules"),
+    ],
+)
+def test_a_stamp_for_something_else_is_not_trusted(
+    tmp_path: Path, changes: dict[str, object], reason: str
+) -> None:
+    package = _copy_sources(tmp_path)
+    _stamp(package, **changes)
+    assert _native.reason_for_pure(package, honour_env=False) == reason
+
+
+def test_an_unreadable_stamp_is_not_trusted(tmp_path: Path) -> None:
+    package = _copy_sources(tmp_path)
+    (package / _native.STAMP_NAME).write_text("{not json", encoding="utf-8")
+    assert (_native.reason_for_pure(package) or "").startswith("unreadable _native.json")
+
+
+def test_the_environment_switch_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = _copy_sources(tmp_path)
+    _stamp(package)
+    monkeypatch.setenv(_native.PURE_ENV, "1")
+    assert _native.reason_for_pure(package) == "PBNTOOL_PURE is set"
+    monkeypatch.setenv(_native.PURE_ENV, "0")
+    assert _native.reason_for_pure(package) is None
+
+
+def test_clean_removes_the_stamp_and_every_extension_beside_a_source(tmp_path: Path) -> None:
+    package = _copy_sources(tmp_path)
+    shutil.copyfile(REPO / "pbntool" / "_native.py", package / "_native.py")
+    _stamp(package)
+    ours = [
+        package / f"model{SUFFIX}",
+        package / "rules" / f"play{SUFFIX}",
+        package / f"_compiled__mypyc{SUFFIX}",
+        package / f"old_group__mypyc{SUFFIX}",  # an older build's library
+    ]
+    foreign = package / f"vendored{SUFFIX}"  # no source of ours beside it: not ours
+    for path in [*ours, foreign]:
+        path.write_bytes(b"")
+    removed = native_build.clean(tmp_path)
+    assert set(removed) == {*ours, package / _native.STAMP_NAME}
+    assert foreign.exists() and not any(path.exists() for path in ours)
+
+
+def _run(*args: str, pure: bool) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), _native.PURE_ENV: "1" if pure else "0"}
+    return subprocess.run(
+        [sys.executable, "-m", "pbntool", *args],
+        capture_output=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_pure_python_imports_every_module_from_its_source() -> None:
+    probe = (
+        "import importlib, pbntool._native as n;"
+        "print(n.STATE);"
+        "print(*(importlib.import_module(m).__file__ for m in n.COMPILED_MODULES), sep='\\n')"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), _native.PURE_ENV: "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    state, *files = done.stdout.splitlines()
+    assert state == "pure Python (PBNTOOL_PURE is set)"
+    assert len(files) == len(_native.COMPILED_MODULES)
+    assert all(file.endswith(".py") for file in files), files
+
+
+@pytest.mark.skipif(not COMPILED, reason=f"not compiled here: {_native.STATE}")
+def test_compiled_every_listed_module_is_an_extension() -> None:
+    for module in _native.COMPILED_MODULES:
+        file = importlib.import_module(module).__file__ or ""
+        assert file.endswith(SUFFIX), (module, file)
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+@pytest.mark.skipif(not COMPILED, reason=f"not compiled here: {_native.STATE}")
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("validate", "--format", "json", "-j", "2"),
+        ("convert", "--to", "json", "--validate", "-j", "2"),
+    ],
+    ids=["validate", "convert"],
+)
+def test_compiled_and_pure_python_say_the_same_about_the_corpus(
+    command: tuple[str, ...],
+) -> None:
+    compiled = _run(*command, str(CORPUS), pure=False)
+    pure = _run(*command, str(CORPUS), pure=True)
+    assert compiled.returncode == pure.returncode
+    assert len(compiled.stdout) > 1_000_000  # the corpus's findings or records, not nothing
+    assert compiled.stdout == pure.stdout
+    assert b"Traceback" not in compiled.stderr + pure.stderr
+
+
+def test_no_package_init_is_compiled() -> None:
+    """Compiled, a package ``__init__`` has no ``__path__`` while it runs: importing the
+    package's other modules from it, or later, fails."""
+    inits = [m for m in _native.COMPILED_MODULES if _native.source_path(m).name == "__init__.py"]
+    assert inits == []
