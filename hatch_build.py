@@ -32,7 +32,7 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         root = Path(self.root)
         try:
             built = _builder(root).ensure_built(root)
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # mypyc exits on a type error
             self.app.display_warning(f"pbntool: not compiled ({error!r}); pure Python")
             _builder(root).clean(root)
             return

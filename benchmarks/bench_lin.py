@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     info, found, state = machine(), versions(), source_state()
     print(f"pbntool LIN benchmark  {info['date']}  cpus={info['cpu_count']}")
     print(f"  load average {info['load_average_start']}  pbntool {found['pbntool']}  "
-          f"endplay {found['endplay']}  commit {state['commit']}")  # fmt: skip
+          f"endplay {found['endplay']}  commit {state['commit']}, {state['native']}")  # fmt: skip
     if found["endplay"] is None:
         print("endplay is not installed: pip install -e '.[bench]'", file=sys.stderr)
         return 2

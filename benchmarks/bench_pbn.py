@@ -302,9 +302,12 @@ def source_state() -> dict[str, object]:
         return done.stdout.rstrip("\n") if done.returncode == 0 else None
 
     changed = git("status", "--porcelain", "--", "pbntool", "grammars")
+    from pbntool import _native  # compiled or pure Python: a factor of 1.5 either way
+
     return {
         "commit": git("rev-parse", "--short", "HEAD"),
         "uncommitted": sorted(line[3:] for line in changed.splitlines()) if changed else [],
+        "native": _native.STATE,
     }
 
 
@@ -393,7 +396,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     state = source_state()
     dirty = state["uncommitted"]
-    print(f"  source: commit {state['commit']}" + (f", uncommitted: {dirty}" if dirty else ""))
+    print(
+        f"  source: commit {state['commit']}, {state['native']}"
+        + (f", uncommitted: {dirty}" if dirty else "")
+    )
     results: dict[str, object] = {"machine": info, "versions": found, "source": state}
     created: list[Path] = []
     try:

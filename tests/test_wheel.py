@@ -12,6 +12,7 @@ Needs the package index (for the build backend and the dependencies): about 30-6
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -24,10 +25,17 @@ from pathlib import Path
 import pytest
 from conftest import PBN_VALID, REPO
 
+from pbntool import _native
 from pbntool.dev.generate import random_boards
 from pbntool.formats.pbn.writer import dumps
 
 pytestmark = pytest.mark.slow
+
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+COMPILED = _native.STATE == "compiled"
+"""A checkout compiled in place gives a compiled wheel (the build hook takes its extensions);
+one that is not gives a pure wheel (PBNTOOL_COMPILE=0: a test does not compile the
+checkout it runs from)."""
 
 # The version is declared once, in pbntool/__init__.py (pyproject.toml reads it from there).
 VERSION = re.search(
@@ -37,7 +45,9 @@ VERSION = re.search(
 ).group(1)  # type: ignore[union-attr]
 
 
-def run(command: list[str], cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+def run(
+    command: list[str], cwd: Path, timeout: float = 900, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run outside the checkout, with nothing from this test process's import path."""
     environment = {
         name: value
@@ -45,6 +55,7 @@ def run(command: list[str], cwd: Path, timeout: float = 900) -> subprocess.Compl
         if name not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV")
     }
     environment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    environment.update(extra or {})
     return subprocess.run(
         command,
         cwd=cwd,
@@ -73,7 +84,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         command = [sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(REPO)]
     else:
         command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(REPO)]
-    done = run(command, cwd=out)
+    done = run(command, cwd=out, extra={} if COMPILED else {"PBNTOOL_COMPILE": "0"})
     assert succeeded(done), output(done)
     wheels = sorted(out.glob("pbntool-*.whl"))
     assert len(wheels) == 1, wheels
@@ -128,6 +139,12 @@ def test_wheel_contents(wheel: Path) -> None:
         name.startswith(("tests/", "fixtures/", "grammars/", "schemas/")) for name in names
     )
     assert "pbntool = pbntool.__main__:main" in entry_points
+    compiled = {f"pbntool/{_native.STAMP_NAME}", f"pbntool/model{SUFFIX}"}
+    if COMPILED:
+        assert compiled <= names
+        assert not wheel.name.endswith("-py3-none-any.whl")
+    else:
+        assert not compiled & names
 
 
 PROBE = """
@@ -148,6 +165,7 @@ print(json.dumps({
     "grammar_text": grammar.read_text(encoding="utf-8"),
     "loaded_text": grammars.grammar_text("pbn"),
     "checkout_fallback_exists": (package.parent / "grammars" / "pbn.lark").exists(),
+    "native": pbntool._native.STATE,
     "boards": len(result.boards),
     "contracts": [str(board.contract) for board in result.boards],
     "errors": [str(d) for d in result.diagnostics if d.severity.label == "error"],
@@ -171,6 +189,8 @@ def test_installed_package_parses_with_its_own_grammar(
     assert probe["checkout_fallback_exists"] is False
     assert probe["grammar_text"] == (REPO / "grammars" / "pbn.lark").read_text(encoding="utf-8")
     assert probe["loaded_text"] == probe["grammar_text"]
+    # A checkout compiled in place gives a compiled wheel (the build hook), which must run so.
+    assert probe["native"] == ("compiled" if COMPILED else "pure Python (not compiled)")
 
     from pbntool.formats import pbn  # the same file read by this checkout, for comparison
 
@@ -262,7 +282,9 @@ def test_installed_module_version(environment: Path, tmp_path: Path) -> None:
     done = run([str(python), "-I", "-m", "pbntool", "--version"], cwd=tmp_path)
     assert succeeded(done), output(done)
     first, *extras = done.stdout.splitlines()
-    assert first == f"pbntool {VERSION}"
+    assert (
+        first == f"pbntool {VERSION} ({'compiled' if COMPILED else 'pure Python (not compiled)'})"
+    )
     # The bare wheel names each extra as not installed, with the pip command that adds it.
     assert any("not installed (pip install 'pbntool[dd]')" in line for line in extras), extras
 

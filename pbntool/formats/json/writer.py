@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from types import ModuleType
 from typing import TextIO
+
+import orjson
 
 from pbntool.diagnostics import Diagnostic
 from pbntool.formats.interchange.todict import (
@@ -38,12 +39,6 @@ from pbntool.model import (
 )
 from pbntool.notation import ALERT_NAG, TRICKS_PER_DEAL
 from pbntool.rules import auction_outcome, played_order, trump_of
-
-_orjson: ModuleType | None
-try:
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - orjson is a dependency; the json module is the spare
-    _orjson = None
 
 __all__ = [
     "JsonLinesWriter",
@@ -121,13 +116,11 @@ def dumps_line(board: Board, file: str | None = None) -> str:
     exception: that line is written with ``\\u`` escapes, which JSON readers can read.
     """
     record = board_to_dict(board, file=file)
-    if _orjson is not None:
-        try:
-            line: str = _orjson.dumps(record).decode("utf-8")
-            return line
-        except _orjson.JSONEncodeError:
-            pass  # a surrogate, or an integer past 64 bits: the json module writes it
-    return compact_json(record)
+    try:
+        line: str = orjson.dumps(record).decode("utf-8")
+        return line
+    except orjson.JSONEncodeError:
+        return compact_json(record)  # a surrogate, or an integer past 64 bits
 
 
 def compact_json(record: object) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass, field
 
 from pbntool.diagnostics import (
@@ -71,6 +71,7 @@ from pbntool.model import (
     Slot,
     Table,
     Tag,
+    pickle_by_fields,
 )
 from pbntool.notation import CARDS_PER_HAND
 from pbntool.rules import auction_outcome
@@ -109,7 +110,9 @@ class FileContext:
     name: str
     version: tuple[int, int] | None = None
     export: bool = False
-    last_values: dict[str, str] = field(default_factory=dict)
+    last_values: MutableMapping[str, str] = field(default_factory=dict)
+    """A mapping, not a dict: a slice read in parallel passes one that records its reads
+    (``split._Recording``), and compiled code would write a dict without asking it."""
     defaults: dict[str, str] = field(default_factory=dict)
     previous_deal: tuple[str, str] | None = None
     pending_commentary: list[Comment] = field(default_factory=list)
@@ -679,3 +682,7 @@ def _check_tag_set(game: _Game, board: Board) -> None:
         game.diagnostics.extend(
             check_export(game.raw, board, game.resolved, report_lf=game.context.take_lf_report())
         )
+
+
+# Compiled, these classes pickle only so (see pickle_by_fields): a record holds them.
+pickle_by_fields(FileContext, SourceMap, DecodedGame)
