@@ -129,6 +129,29 @@ def test_truncated_and_empty_documents() -> None:
     assert codes(read(HEADER)) == ["XML001"]
 
 
+@pytest.mark.parametrize("one_line", [False, True], ids=["indented", "one-line"])
+def test_a_document_cut_anywhere_gives_the_boards_it_holds_whole(one_line: bool) -> None:
+    """Whatever libxml2 does with the elements open at a syntax error (lxml 6.2's ends them),
+    a board cut off is not read as a board, and every board before the cut is."""
+    text = dumps(BOARDS)
+    if one_line:
+        text = text.replace("\n", "")
+    for cut in range(len(HEADER) + 1, len(text) - 1, 53):
+        part = text[:cut]
+        records = read(part)
+        assert boards_of(records) == BOARDS[: part.count("</board>")], cut
+        assert codes(records) == ["XML001"], cut
+
+
+def test_a_malformed_start_tag_after_a_board_keeps_that_board() -> None:
+    text = dumps(BOARDS[:2])
+    cut = text.index("<board", text.index("</board>"))
+    for broken in ('<board x="', "<board x='1' y", "& stray", "<board><tags><tag x='<'/>"):
+        records = read(text[:cut] + broken)
+        assert boards_of(records) == BOARDS[:1], broken
+        assert codes(records) == ["XML001"], broken
+
+
 def test_text_between_boards_is_reported() -> None:
     text = dumps(BOARDS[:2]).replace("</board>\n<board", "</board>\nstray words\n<board", 1)
     records = read(text)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -182,6 +182,86 @@ def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
     yield from _Document(name).read(stream)
 
 
+_Event = tuple[str, etree._Element]
+
+_SKIPPED_MARKUP = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.S)
+_START_TAG = re.compile(
+    r"""<[^\W\d][\w.:-]*(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*(/?)(>?)"""
+)
+_END_TAG = re.compile(r"</[^>]*>")
+
+
+def _real_events(
+    events: Sequence[_Event],
+    lines: _Lines,
+    before: tuple[int, int, int],
+    line: int,
+    column: int,
+) -> int:
+    """How many of the events a parser gave up to a syntax error come from the text before
+    the error.  Some libxml2 releases (lxml 6.2's) then invent events: a start for the tag
+    the error cut (``<card`` with no attributes) and an end for every element still open, so
+    that the board cut off by the error would end and be read as if it were whole.
+
+    Invented events can only follow the last start tag read, so the text from the line of
+    the last start event up to the error decides: whether the cut tag has an event (the
+    start tags of that line against its start events; ``before`` is the line of the last
+    start event before these events, how many started on it and how many elements ended
+    after it), and how many elements end after the last whole start tag (its own ``/>`` and
+    the end tags after it).  All events
+    are taken as real when that text was not kept."""
+    starts = [index for index, (event, _) in enumerate(events) if event == "start"]
+    last_line, on_line, ends_read = before
+    for index in starts:
+        number = events[index][1].sourceline or 0
+        last_line, on_line = number, (on_line + 1 if number == last_line else 1)
+    text = _TextBeforeError.of(lines, last_line, line, column)
+    if text is None:
+        return len(events)
+    if starts and text.cut_tag_on_first_line and text.tags_on_first_line == on_line:
+        return starts[-1]  # the cut tag's own start, and every end after it, are made up
+    if text.ends_after_last_whole_tag is None:
+        return len(events)
+    first_end = starts[-1] + 1 if starts else 0
+    ended = text.ends_after_last_whole_tag - (0 if starts else ends_read)
+    return first_end + max(0, min(ended, len(events) - first_end))
+
+
+@dataclass(frozen=True)
+class _TextBeforeError:
+    tags_on_first_line: int
+    cut_tag_on_first_line: bool
+    ends_after_last_whole_tag: int | None
+
+    @classmethod
+    def of(cls, lines: _Lines, first: int, line: int, column: int) -> _TextBeforeError | None:
+        """The start and end tags from line ``first`` to the error at ``line`` and
+        ``column`` (libxml2 counts bytes); None when those lines were not kept whole."""
+        if not lines.first <= first <= line <= lines.number or lines.cut:
+            return None
+        parts = [lines.text(number) for number in range(first, line + 1)]
+        if any(len(part) >= MAX_LINE_CHARS for part in parts):
+            return None
+        cut = parts[-1].encode("utf-8")[: max(column - 1, 0)]
+        parts[-1] = cut.decode("utf-8", errors="ignore")
+        # Blanked out, not removed, so that the first line keeps its length.
+        text = _SKIPPED_MARKUP.sub(lambda found: re.sub(r"[^\n]", " ", found[0]), "\n".join(parts))
+        first_line_end = len(parts[0])
+        tags = list(_START_TAG.finditer(text))
+        whole = [tag for tag in tags if tag.group(2)]
+        cut_tag = tags[-1] if tags and not tags[-1].group(2) else None
+        ends: int | None = None
+        if whole:
+            last = whole[-1]
+            until = cut_tag.start() if cut_tag is not None else len(text)
+            ends = (1 if last.group(1) else 0) + len(_END_TAG.findall(text, last.end(), until))
+        return cls(
+            sum(1 for tag in tags if tag.start() < first_line_end),
+            cut_tag is not None and cut_tag.start() < first_line_end,
+            ends,
+        )
+
+
 @dataclass
 class _Document:
     name: str
@@ -195,6 +275,11 @@ class _Document:
     previous: etree._Element | None = None
     """The board element read last, still in the tree until the next one starts."""
     stopped: bool = False
+    last_start_line: int = 0
+    starts_on_line: int = 0
+    ends_since_start: int = 0
+    """The line where the last element read started, how many started on it, and how many
+    elements ended since (see ``_real_events``)."""
 
     def read(self, stream: BinaryIO) -> Iterator[Record]:
         head = b""
@@ -218,8 +303,11 @@ class _Document:
                 else:
                     parser.close()
             except etree.XMLSyntaxError as error:
-                yield from self._events(parser, lines)
                 line, column = error.position
+                events = list(parser.read_events())
+                before = (self.last_start_line, self.starts_on_line, self.ends_since_start)
+                real = _real_events(events, lines, before, line, column)
+                yield from self._handle(events[:real], lines)
                 detail = re.sub(r",? line \d+, column \d+$", "", error.msg)
                 yield self._failure(XML001.at(detail=detail), line or 1, max(column, 1))
                 return
@@ -235,14 +323,23 @@ class _Document:
         return Record(None, (placed,), self.name, line)
 
     def _events(self, parser: etree.XMLPullParser, lines: _Lines) -> Iterator[Record]:
-        for event, element in parser.read_events():
+        yield from self._handle(parser.read_events(), lines)
+
+    def _handle(self, events: Iterable[_Event], lines: _Lines) -> Iterator[Record]:
+        for event, element in events:
             if self.stopped:
                 return
             if event == "start":
+                number = element.sourceline or 0
+                same = number == self.last_start_line
+                self.last_start_line = number
+                self.starts_on_line = self.starts_on_line + 1 if same else 1
+                self.ends_since_start = 0
                 yield from self._start(element)
                 self.depth += 1
             else:
                 self.depth -= 1
+                self.ends_since_start += 1
                 yield from self._end(element, lines)
 
     def _start(self, element: etree._Element) -> Iterator[Record]:
