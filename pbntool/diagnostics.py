@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
+from pbntool.model import pickle_by_fields
+
 __all__ = [
     "CATALOGUE",
     "OUTPUT_CODES",
@@ -1662,3 +1664,6 @@ INT001 = _code(
     "internal error, {skipped} was skipped: {error}",
     "A bug in pbntool; please report it with the input that caused it.",
 )
+
+
+pickle_by_fields(Diagnostic, Code)  # compiled, a frozen dataclass cannot unpickle itself

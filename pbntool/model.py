@@ -9,8 +9,10 @@ declarer, result) are kept apart from what the Laws derive from them; the
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import NamedTuple, TypeAlias
@@ -47,6 +49,8 @@ __all__ = [
     "Tag",
     "Token",
     "Vulnerability",
+    "pickle_by_fields",
+    "pickle_by_init",
 ]
 
 
@@ -323,6 +327,9 @@ class Hand:
     """
 
     mask: int
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Hand.from_mask, (self.mask,))
 
     def __init__(self, cards: Iterable[Card] = (), *, mask: int = 0) -> None:
         # The set drops a card given twice; ``mask`` is for from_mask.
@@ -796,3 +803,62 @@ class Board:
             if tag.name == name and not tag.duplicate:
                 return tag.value
         return None
+
+
+def pickle_by_fields(*classes: type) -> None:
+    """Pickle instances of these dataclasses as a call of the class with their fields (and,
+    unless frozen, the fields ``__init__`` does not take set after).
+
+    Compiled by mypyc (``pbntool._native``), a class is not pickled the way Python pickles
+    it: a frozen dataclass is unpickled through its own ``__setattr__``, which refuses, and
+    any other class is rebuilt by calling it with no arguments.  A record could not cross to
+    a worker process (``-j``), or be pickled by a user of the library.  ``copyreg`` is the
+    hook that adds nothing to a class after its body (which a compiled class does not
+    allow); pure Python pickles the same way."""
+    for cls in classes:
+        fields = dataclasses.fields(cls)
+        names = tuple(item.name for item in fields if item.init)
+        frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        later = () if frozen else tuple(item.name for item in fields if not item.init)
+        keywords = any(item.kw_only for item in fields if item.init)
+        copyreg.pickle(cls, functools.partial(_reduce, names, keywords, later))
+
+
+def pickle_by_init(cls: type, arguments: tuple[str, ...]) -> None:
+    """Pickle instances of a slotted class as a call with the attributes ``arguments``
+    (what its ``__init__`` takes, in order), its other slots set after; see
+    ``pickle_by_fields``."""
+    slots = [name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())]
+    later = tuple(name for name in slots if name not in arguments)
+    copyreg.pickle(cls, functools.partial(_reduce, arguments, False, later))
+
+
+_MISSING = object()
+
+
+_Reduced: TypeAlias = (
+    tuple[Callable[..., object], tuple[object, ...]]
+    | tuple[Callable[..., object], tuple[object, ...], object]
+)
+
+
+def _reduce(
+    names: tuple[str, ...], keywords: bool, later: tuple[str, ...], value: object
+) -> _Reduced:
+    values = tuple([getattr(value, name) for name in names])
+    call: Callable[..., object] = _from_keywords if keywords else type(value)
+    arguments: tuple[object, ...] = (type(value), names, values) if keywords else values
+    if not later:
+        return (call, arguments)
+    state = {name: getattr(value, name, _MISSING) for name in later}
+    return (call, arguments, (None, {k: v for k, v in state.items() if v is not _MISSING}))
+
+
+def _from_keywords(cls: type, names: tuple[str, ...], values: tuple[object, ...]) -> object:
+    return cls(**dict(zip(names, values, strict=True)))
+
+
+pickle_by_fields(
+    Deal, Token, Comment, Annotation, Note, Auction, Play, Contract, Result, Score,
+    TableColumn, Table, Board,
+)  # fmt: skip

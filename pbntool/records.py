@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from pbntool.diagnostics import Diagnostic, DiagnosticError, Path, Severity
-from pbntool.model import Board
+from pbntool.model import Board, pickle_by_fields
 from pbntool.rules import check_board
 
 __all__ = ["Locator", "ParseResult", "Record", "place", "strict_boards", "validate_record"]
@@ -103,3 +103,6 @@ def strict_boards(records: Iterable[Record], validate: bool = False) -> list[Boa
     if errors:
         raise DiagnosticError(errors)
     return list(result.boards)
+
+
+pickle_by_fields(Record, ParseResult)  # compiled, a frozen dataclass cannot unpickle itself

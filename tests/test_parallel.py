@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import signal
 import subprocess
 import sys
 import zipfile
@@ -26,12 +27,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbntool.dev.generate import random_boards
+from pbntool.diagnostics import ARC002
 from pbntool.formats import pbn
 from pbntool.formats.pbn.writer import dumps
 from pbntool.records import Record, validate_record
-from pbntool.run.engine import UNBOUNDED, InlineEngine, UnitResult, run_ordered, run_work
+from pbntool.run.engine import (
+    UNBOUNDED,
+    InlineEngine,
+    ProcessEngine,
+    UnitResult,
+    run_ordered,
+    run_work,
+)
 from pbntool.run.tasks import Entry, finding
-from pbntool.run.units import Planned, Work, plan_input
+from pbntool.run.units import Planned, Work, failure_record, plan_input
 from pbntool.text.inputs import Input
 
 REPO = Path(__file__).resolve().parent.parent
@@ -420,3 +429,57 @@ def test_units_in_flight_are_bounded_by_count_and_by_weight(tmp_path: Path) -> N
     # The three heavy files are never in flight together (by count they could be): the head
     # is settled once the weight in flight reaches the bound.
     assert 2 * heaviest * 0.9 < engine.most_weight < 3 * heaviest
+
+
+def test_a_record_made_by_the_planner_runs_in_a_worker_once_the_pool_is_up() -> None:
+    """A finding the planner made (an archive member over its budget) goes to a worker when
+    the pool has started: the record, its board-less diagnostics and all, must unpickle
+    there (compiled, a frozen dataclass did not: the worker died and the pool hung)."""
+    data = dumps(list(random_boards(5, 3))).encode()
+    engine = ProcessEngine(2)
+    engine._budget = 0  # start the pool with the first unit
+    failure = failure_record(
+        "a.zip!b.pbn", ARC002.at(size="1048576", reason="the budget ran out"), line=1
+    )
+    try:
+        work = Work("a.pbn", "bytes", None, data=data, weight=len(data))
+        first = engine.submit(ReprTask(), work)  # type: ignore[arg-type]
+        second = engine.submit(ReprTask(), Work("a.zip!b.pbn", "record", record=failure))  # type: ignore[arg-type]
+        assert "ARC002" in "".join(chunk.out for chunk in second.result().chunks)
+        assert first.result().chunks
+    finally:
+        engine.close()
+
+
+@dataclass(frozen=True, slots=True)
+class SignalTask:
+    """Renders the SIGTERM handler of the process that reads the unit."""
+
+    marks = False
+
+    def renderer(self):  # type: ignore[no-untyped-def]
+        def render(record: Record) -> Entry:
+            return Entry(f"{signal.getsignal(signal.SIGTERM)!r}\n", "", False, ())
+
+        return render
+
+
+def test_workers_end_on_sigterm_and_leave_the_main_processes_files_alone() -> None:
+    """The CLI's SIGTERM handler removes the temporary files of the writes in flight; a
+    forked worker must not run it on the main process's files when the pool ends it."""
+    from pbntool.text.edit import exit_on_signals
+
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)
+    exit_on_signals()
+    engine = ProcessEngine(2)
+    engine._budget = 0
+    try:
+        data = dumps(list(random_boards(1, 4))).encode()
+        work = Work("a.pbn", "bytes", None, data=data, weight=len(data))
+        pending = engine.submit(SignalTask(), work)  # type: ignore[arg-type]
+        lines = "".join(chunk.out for chunk in pending.result().chunks).splitlines()
+        assert set(lines) == {"<Handlers.SIG_DFL: 0>"}
+    finally:
+        engine.close()
+        signal.signal(signal.SIGTERM, before[0])
+        signal.signal(signal.SIGHUP, before[1])

@@ -22,6 +22,7 @@ from pbntool.model import (
     Seat,
     SectionEnd,
     Token,
+    pickle_by_fields,
 )
 from pbntool.rules._common import _CONTINUE, _SEATS
 
@@ -237,3 +238,6 @@ def _check_after_end(calls: tuple[Call | Token, ...], start: int) -> Iterator[Di
 
 def _ends_with_continuation(calls: tuple[Call | Token, ...]) -> bool:
     return bool(calls) and type(calls[-1]) is Token and calls[-1].text == _CONTINUE
+
+
+pickle_by_fields(AuctionOutcome)  # compiled, a frozen dataclass cannot unpickle itself

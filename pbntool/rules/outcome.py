@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbntool.model import Board, Contract, Score, Seat, Side
+from pbntool.model import Board, Contract, Score, Seat, Side, pickle_by_fields
 from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.rules import auction_outcome, sequence_play
 from pbntool.scoring import score_ns
@@ -108,3 +108,6 @@ def declarer_tricks_from_play(
     if len(winners) != TRICKS_PER_DEAL or any(winner is None for winner in winners):
         return None
     return sum(1 for winner in winners if winner is not None and winner.side == declarer.side)
+
+
+pickle_by_fields(BoardOutcome)  # compiled, a frozen dataclass cannot unpickle itself

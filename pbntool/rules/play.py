@@ -27,7 +27,18 @@ from pbntool.diagnostics import (
     Diagnostic,
     Severity,
 )
-from pbntool.model import Board, Card, Contract, Play, Seat, SectionEnd, Slot, Suit, Token
+from pbntool.model import (
+    Board,
+    Card,
+    Contract,
+    Play,
+    Seat,
+    SectionEnd,
+    Slot,
+    Suit,
+    Token,
+    pickle_by_fields,
+)
 from pbntool.notation import TRICKS_PER_DEAL
 from pbntool.rules._common import _CONTINUE, _SEATS
 from pbntool.rules.auction import AuctionOutcome, auction_outcome
@@ -614,3 +625,6 @@ def _is_unfinished(play: Play, tally: _Tally) -> bool:
     if tally.rows == 0 or tally.won + tally.lost < tally.rows - 1:
         return False
     return not any(type(slot) is Token and slot.text == _CONTINUE for slot in play.tricks[-1])
+
+
+pickle_by_fields(PlayedTrick)  # compiled, a frozen dataclass cannot unpickle itself

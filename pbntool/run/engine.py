@@ -218,9 +218,14 @@ def available_cores() -> int:
 
 def _worker_start() -> None:
     """Worker processes collect garbage as the CLI does (reading makes no cycles to find),
-    and leave Ctrl-C to the main process: it stops the pool and exits 130, where a worker
-    interrupted while it waits for work would print a traceback."""
+    leave Ctrl-C to the main process (it stops the pool and exits 130, where a worker
+    interrupted while it waits for work would print a traceback) and end on SIGTERM."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the CLI's SIGTERM/SIGHUP handler, which removes the temporary
+    # files this process had in flight at the fork (``text.edit.exit_on_signals``): the pool
+    # terminates its workers with SIGTERM, and only this process writes outputs.
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)
 

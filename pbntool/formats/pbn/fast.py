@@ -294,6 +294,10 @@ class LazySource:
         self._source: SourceMap | None = None
         self._lines: LineIndex | None = None
 
+    def __reduce__(self) -> tuple[type[LazySource], tuple[GameBlock]]:
+        # Compiled, the default reduction calls __init__ without arguments.
+        return (LazySource, (self._block,))
+
     def resolve(self) -> SourceMap:
         """The detailed path's source map of this game."""
         if self._source is None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pbntool.diagnostics import PBN001, PBN002, PBN003, PBN004, PBN137, PBN138, Diagnostic
 from pbntool.formats.pbn.tags import KNOWN_TAGS, SECTION_TAGS
-from pbntool.model import Comment, CommentKind
+from pbntool.model import Comment, CommentKind, pickle_by_fields, pickle_by_init
 
 if TYPE_CHECKING:
     from lark import Token
@@ -481,3 +481,8 @@ def _part(raw: RawGame, first: int, last: int, start: int) -> RawGame:
 def _offset_of(diagnostic: Diagnostic) -> int:
     path = diagnostic.path
     return int(path[1]) if path and path[0] == "offset" else 0
+
+
+# Compiled, these classes pickle only so (see pickle_by_fields): a record holds them.
+pickle_by_fields(GameBlock, RawGame)
+pickle_by_init(RawTag, ("name", "value", "offset", "value_offset"))

@@ -46,6 +46,8 @@ from pbntool.model import (
     Table,
     TableColumn,
     Token,
+    pickle_by_fields,
+    pickle_by_init,
 )
 
 __all__ = [
@@ -586,3 +588,8 @@ def _decode_header(header: str) -> tuple[tuple[TableColumn, ...], str | None]:
         width = int(match.group(3)) if match.group(3) else None
         columns.append(TableColumn(match.group(2), match.group(1), width, match.group(4) or ""))
     return tuple(columns), None
+
+
+# Compiled, these classes pickle only so (see pickle_by_fields): a record holds them.
+pickle_by_fields(_Annotations, AuctionData, PlayData)
+pickle_by_init(SectionWords, ("pieces",))

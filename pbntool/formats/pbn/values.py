@@ -43,6 +43,7 @@ from pbntool.model import (
     Strain,
     Suit,
     Vulnerability,
+    pickle_by_fields,
 )
 from pbntool.notation import TRICKS_PER_DEAL
 
@@ -417,3 +418,6 @@ def decode_score(name: str, value: str) -> tuple[Score | None, Problems]:
 def _quote(value: str) -> str:
     shown = value if len(value) <= 60 else value[:57] + "..."
     return '"' + shown + '"'
+
+
+pickle_by_fields(Problem)  # compiled, a frozen dataclass cannot unpickle itself
