@@ -86,12 +86,11 @@ def _readable_metavar(original: Callable[..., str | None]) -> Callable[..., str 
     return metavar
 
 
-typer.core.TyperOption.display_type_rich = _readable_metavar(  # type: ignore[method-assign]
-    typer.core.TyperOption.display_type_rich
-)
-typer.core.TyperArgument.display_type_rich = _readable_metavar(  # type: ignore[method-assign]
-    typer.core.TyperArgument.display_type_rich
-)
+# typer 0.29 shows value types in help; typer before it has no such method (and shows none).
+_SHOWN_TYPE = "display_type_rich"
+for _parameter in (typer.core.TyperOption, typer.core.TyperArgument):
+    if hasattr(_parameter, _SHOWN_TYPE):
+        setattr(_parameter, _SHOWN_TYPE, _readable_metavar(getattr(_parameter, _SHOWN_TYPE)))
 
 app = typer.Typer(
     add_completion=True,
