@@ -18,7 +18,14 @@ import pytest
 from pbntool.dev.generate import random_boards
 from pbntool.formats.pbn.writer import dumps
 from pbntool.records import Record
-from pbntool.run.engine import UNBOUNDED, InlineEngine, ProcessEngine, UnitResult, run_ordered
+from pbntool.run.engine import (
+    GROUP_UNITS,
+    UNBOUNDED,
+    InlineEngine,
+    ProcessEngine,
+    UnitResult,
+    run_ordered,
+)
 from pbntool.run.tasks import Entry, Renderer
 from pbntool.run.units import Work, plan_input
 from pbntool.text.inputs import Input
@@ -141,3 +148,65 @@ def test_a_writer_without_fragments_converts_in_one_process(
     result = CliRunner().invoke(app, ["convert", str(path), "--to", "xml", "-o", f"{out}/"])
     assert result.exit_code == 0, result.output
     assert [p.read_text() for p in out.iterdir()] == ["<1:1><2:2><3:3><4:4>END\n"]
+
+
+@dataclass(frozen=True, slots=True)
+class FailsInWorkersOn:
+    """Renders board numbers and files; raises in a worker on the records of one file."""
+
+    name: str
+    marks = False
+
+    def renderer(self) -> Renderer:
+        def render(record: Record) -> Entry:
+            if multiprocessing.parent_process() is not None and record.file.endswith(self.name):
+                raise ValueError("a bug that only workers meet")
+            number = record.board.number if record.board is not None else None
+            return Entry(f"{Path(record.file).name} {number}\n", "", record.board is not None)
+
+        return render
+
+
+def _small_files(folder: Path, count: int) -> list[Input]:
+    inputs = []
+    for index in range(count):
+        path = folder / f"f{index:03}.pbn"
+        path.write_text(dumps(list(random_boards(60 + index, 1))), encoding="utf-8")
+        inputs.append(Input(str(path), path, size=path.stat().st_size))
+    return inputs
+
+
+def _output(inputs: list[Input], task: object, engine: object) -> str:
+    planned = (plan for source in inputs for plan in plan_input(source, None, True))
+    results = run_ordered(planned, task, engine)  # type: ignore[arg-type]
+    return "".join(chunk.out for _, result in results for chunk in result.chunks)
+
+
+@pytest.mark.parametrize("task", [FailsInWorkersOn("f007.pbn"), DiesInWorkers()], ids=repr)
+def test_small_files_go_to_workers_in_groups_and_a_failure_costs_its_own_units(
+    tmp_path: Path, task: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Small local files travel in groups (one round trip to a worker for many files); a
+    unit that fails in a worker, or a worker that dies with a group, is run again here, and
+    the output is what one process gives."""
+    inputs = _small_files(tmp_path, 3 * GROUP_UNITS // 2)
+    expected = _output(inputs, FailsInWorkersOn("none"), InlineEngine())
+    engine = ProcessEngine(2)
+    engine._budget = 0
+    sent: list[str] = []
+    send = engine._send
+
+    def counted(function, *arguments):  # type: ignore[no-untyped-def]
+        sent.append(function.__name__)
+        return send(function, *arguments)
+
+    monkeypatch.setattr(engine, "_send", counted)
+    try:
+        got = _output(inputs, task, engine)
+    finally:
+        engine.close()
+    if isinstance(task, DiesInWorkers):
+        expected = "".join(f"{line.split()[1]}\n" for line in expected.splitlines())
+    assert got == expected
+    assert set(sent) == {"run_group"}
+    assert 2 <= len(sent) < len(inputs) // 4

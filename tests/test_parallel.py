@@ -483,3 +483,43 @@ def test_workers_end_on_sigterm_and_leave_the_main_processes_files_alone() -> No
         engine.close()
         signal.signal(signal.SIGTERM, before[0])
         signal.signal(signal.SIGHUP, before[1])
+
+
+def _games_of_regions(data: bytes, limit: int, regions: list[int] | None = None) -> list[object]:
+    from pbntool.formats.pbn import RegionPiece, iter_regions
+
+    pieces: list[object] = []
+    for piece in iter_regions(io.BytesIO(data), "f.pbn", limit):
+        if isinstance(piece, RegionPiece):
+            pieces.extend(piece.games())
+            if regions is not None:
+                regions.append(len(piece.text))
+        else:
+            pieces.append(piece)
+    return pieces
+
+
+def _region_inputs(corpus: Path | None) -> list[Path]:
+    folders = [REPO / "fixtures", REPO / "fuzz"] + ([corpus] if corpus is not None else [])
+    files = [path for folder in folders for path in sorted(folder.rglob("*")) if path.is_file()]
+    return [path for path in files if path.suffix.lower() in (".pbn", "")]
+
+
+@pytest.mark.corpus
+def test_regions_split_where_the_reader_splits(corpus_dir: Path) -> None:
+    """The planner of ``-j`` sends plain text as regions that the worker splits into games
+    (``iter_regions``): the games, their lines and the encoding notes between them are those
+    the reader's own splitter gives, whatever the region size."""
+    inputs = _region_inputs(corpus_dir)
+    assert len(inputs) > 700
+    regions: list[int] = []
+    for path in inputs:
+        data = path.read_bytes()
+        expected = list(pbn.iter_pieces(io.BytesIO(data), "f.pbn"))
+        for limit in (1 << 20, 2000, 150):
+            assert _games_of_regions(data, limit, regions) == expected, (path, limit)
+    assert len(regions) > 10_000  # most real files are plain text, split in workers
+    generated = dumps(list(random_boards(8, 400))).encode()
+    sizes: list[int] = []
+    assert _games_of_regions(generated, 4096, sizes) == list(pbn.iter_pieces(io.BytesIO(generated)))
+    assert len(sizes) > 20 and max(sizes) <= 4096

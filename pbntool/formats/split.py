@@ -61,7 +61,8 @@ RERUNS_BEFORE_CHAINING = 2
 
 PieceData = tuple[Any, ...]
 """A piece as plain tuples (cheap to pickle): ``("g", text, first_line, braces, lf_only,
-runaway_comments)`` or ``("e", encoding, line, from_bom)``."""
+runaway_comments)``, ``("r", text, first_line, lf_only)`` (games the worker splits) or
+``("e", encoding, line, from_bom)``."""
 
 
 @dataclass(frozen=True, slots=True)

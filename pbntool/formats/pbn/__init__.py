@@ -21,6 +21,7 @@ from pbntool.formats.pbn.decode import FileContext, SourceMap, decode_game
 from pbntool.formats.pbn.fast import LazySource, read_fast
 from pbntool.formats.pbn.reader import (
     GameBlock,
+    GameSplitter,
     RawGame,
     parse_block,
     split_games,
@@ -34,12 +35,14 @@ from pbntool.text.source import DecodedText, EncodingEvent, encoding_record, max
 __all__ = [
     "GamePiece",
     "Piece",
+    "RegionPiece",
     "WriteOptions",
     "dump",
     "dumps",
     "iter_dump",
     "iter_pieces",
     "iter_records",
+    "iter_regions",
     "load",
     "loads",
     "parse",
@@ -75,6 +78,20 @@ class GamePiece:
     lf_only: bool
 
 
+@dataclass(frozen=True, slots=True)
+class RegionPiece:
+    """Consecutive games not yet split: ``split_games([text], first_line)`` gives them (see
+    ``GameSplitter.regions``), each with ``lf_only``."""
+
+    text: str
+    first_line: int
+    lf_only: bool
+
+    def games(self) -> Iterator[GamePiece]:
+        for block in split_games((self.text,), self.first_line):
+            yield GamePiece(block, self.lf_only)
+
+
 Piece = GamePiece | EncodingEvent
 """What the cheap first pass over a PBN stream yields, in file order: games and encoding notes.
 
@@ -86,15 +103,52 @@ in one process and the second, on consecutive runs of pieces, in others."""
 def iter_pieces(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Piece]:
     """Split a PBN byte stream into games; encoding notes come just before the game they
     fall in, so that findings stay in file order."""
+    for piece in iter_regions(stream, name, 0):
+        if isinstance(piece, RegionPiece):  # pragma: no cover - no regions were asked for
+            yield from piece.games()
+        else:
+            yield piece
+
+
+def iter_regions(
+    stream: BinaryIO, name: str = "<stdin>", region_chars: int = 0
+) -> Iterator[Piece | RegionPiece]:
+    """``iter_pieces``, but plain text (no ``{``, no encoding note in it) comes as
+    ``RegionPiece``s of about ``region_chars`` characters, split into games only by whoever
+    reads them: the planner of ``-j`` then costs a few operations per megabyte, not a few
+    per game.  ``region_chars`` 0: every game is split here."""
     text = DecodedText(stream)
+    splitter = GameSplitter()
     reported = 0
-    for block in split_games(text):
-        last_line = block.first_line + block.text.count("\n")
-        while reported < len(text.events) and text.events[reported].line <= last_line:
-            yield text.events[reported]
+    for chunk in text:
+        regions = None
+        if region_chars and reported == len(text.events):
+            regions = splitter.regions(chunk, region_chars)
+        if regions is not None:
+            for region, first_line in regions:
+                yield RegionPiece(region, first_line, text.lf_only)
+            continue
+        for block in splitter.feed(chunk, final=False):
+            for event in _events_until(text, reported, block):
+                reported += 1
+                yield event
+            yield GamePiece(block, text.lf_only)
+    for block in splitter.feed("", final=True):
+        for event in _events_until(text, reported, block):
             reported += 1
+            yield event
         yield GamePiece(block, text.lf_only)
     yield from text.events[reported:]
+
+
+def _events_until(text: DecodedText, reported: int, block: GameBlock) -> list[EncodingEvent]:
+    """The encoding notes not yet reported that fall in or before ``block``."""
+    last_line = block.first_line + block.text.count("\n")
+    events = text.events
+    end = reported
+    while end < len(events) and events[end].line <= last_line:
+        end += 1
+    return events[reported:end]
 
 
 def read_pieces(

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 # import and tables cost a fifth of a second of start-up.
 
 __all__ = [
+    "REGION_WINDOW",
     "GameBlock",
+    "GameSplitter",
     "Piece",
     "RawGame",
     "RawTag",
@@ -70,7 +72,7 @@ class GameBlock:
     the game after it is read (PBN138)."""
 
 
-def split_games(chunks: Iterable[str]) -> Iterator[GameBlock]:
+def split_games(chunks: Iterable[str], first_line: int = 1) -> Iterator[GameBlock]:
     """Split text into games at semi-empty lines that are not inside a ``{ }`` comment.
 
     ``chunks`` are pieces of the decoded text, each ending at a line end.  Splitting runs at
@@ -78,14 +80,21 @@ def split_games(chunks: Iterable[str]) -> Iterator[GameBlock]:
     (before the end of the input, or within ``MAX_BRACE_CHARS``) is read as a stray character,
     so one unclosed comment never swallows the games after it.
     """
-    splitter = _Splitter()
+    splitter = GameSplitter(line=first_line)
     for chunk in chunks:
         yield from splitter.feed(chunk, final=False)
     yield from splitter.feed("", final=True)
 
 
+REGION_WINDOW = 1 << 16
+"""How far before its size limit a region's end is looked for (``GameSplitter.regions``)."""
+
+
 @dataclass(slots=True)
-class _Splitter:
+class GameSplitter:
+    """``split_games``, fed a chunk at a time; ``regions`` leaves the splitting of plain text
+    to whoever reads it (a worker of ``-j``)."""
+
     text: str = ""
     line: int = 1
     """File line number of ``text[0]``."""
@@ -115,6 +124,28 @@ class _Splitter:
             start = self._skip_blank_lines(text, resume)
         self.base += start
         self.text = text[start:]
+
+    def regions(self, chunk: str, limit: int) -> list[tuple[str, int]] | None:
+        """The games ``feed(chunk)`` would yield, as runs of text of at most about ``limit``
+        characters, each with its first line, for ``split_games([run], first_line)`` to split
+        into exactly those games; the text after the last separator stays pending.  None when
+        the text pending or ``chunk`` holds a ``{``: then ``feed`` must split it (a comment
+        can hold a separator, and unclosed braces are state)."""
+        if self.runaways or "{" in chunk or "{" in self.text:
+            return None
+        text = self.text + chunk if self.text else chunk
+        found = []
+        start = 0
+        while True:
+            end = _separator_end_before(text, start, start + limit)
+            if end < 0:
+                break
+            found.append((text[start:end], self.line))
+            self.line += text.count("\n", start, end)
+            start = end
+        self.base += start
+        self.text = text[start:]
+        return found
 
     def _skip_blank_lines(self, text: str, position: int) -> int:
         match = _LEADING_BLANK_LINES.match(text, position)
@@ -193,6 +224,20 @@ class _Splitter:
             for brace in [b for b in self.runaways if b < self.base + end]:
                 del self.runaways[brace]
         return GameBlock(body, self.line, strays, runaways)
+
+
+def _separator_end_before(text: str, start: int, limit: int) -> int:
+    """The end of the last separator of ``text[start:limit]`` whose game starts after
+    ``start`` (looked for in the last ``REGION_WINDOW`` characters before ``limit``), else of
+    the first one after that; -1 when there is none."""
+    low = max(start + 1, min(limit, len(text)) - REGION_WINDOW)
+    last = -1
+    for match in _SEPARATOR.finditer(text, low, min(limit, len(text))):
+        last = match.end()
+    if last < 0 and limit < len(text):
+        after = _SEPARATOR.search(text, low)
+        last = after.end() if after is not None else -1
+    return last
 
 
 def _runaway_end(text: str, brace: int, close: int) -> tuple[int, int]:
