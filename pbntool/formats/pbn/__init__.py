@@ -114,41 +114,53 @@ def iter_regions(
     stream: BinaryIO, name: str = "<stdin>", region_chars: int = 0
 ) -> Iterator[Piece | RegionPiece]:
     """``iter_pieces``, but plain text (no ``{``, no encoding note in it) comes as
-    ``RegionPiece``s of about ``region_chars`` characters, split into games only by whoever
-    reads them: the planner of ``-j`` then costs a few operations per megabyte, not a few
-    per game.  ``region_chars`` 0: every game is split here."""
+    ``RegionPiece``s of ``region_chars`` characters or a game more, split into games only by
+    whoever reads them: the planner of ``-j`` then costs a few operations per megabyte, not
+    a few per game.  ``region_chars`` 0: every game is split here."""
     text = DecodedText(stream)
     splitter = GameSplitter()
-    reported = 0
-    for chunk in text:
+    games = _Games(text)
+    chunks = iter(text)
+    while True:
+        try:
+            chunk = next(chunks, None)
+        except Exception:
+            # What was read before the failure is read, as when each game is split as soon
+            # as it ends: the whole games a region left pending.
+            yield from games.of(splitter.feed("", final=False))
+            raise
+        if chunk is None:
+            break
         regions = None
-        if region_chars and reported == len(text.events):
+        if region_chars and games.reported == len(text.events):
             regions = splitter.regions(chunk, region_chars)
-        if regions is not None:
+        if regions is None:
+            yield from games.of(splitter.feed(chunk, final=False))
+        else:
             for region, first_line in regions:
                 yield RegionPiece(region, first_line, text.lf_only)
-            continue
-        for block in splitter.feed(chunk, final=False):
-            for event in _events_until(text, reported, block):
-                reported += 1
-                yield event
-            yield GamePiece(block, text.lf_only)
-    for block in splitter.feed("", final=True):
-        for event in _events_until(text, reported, block):
-            reported += 1
-            yield event
-        yield GamePiece(block, text.lf_only)
-    yield from text.events[reported:]
+    last = splitter.last_region() if region_chars and games.reported == len(text.events) else None
+    if last is not None:
+        yield RegionPiece(last[0], last[1], text.lf_only)
+    yield from games.of(splitter.feed("", final=True))
+    yield from text.events[games.reported :]
 
 
-def _events_until(text: DecodedText, reported: int, block: GameBlock) -> list[EncodingEvent]:
-    """The encoding notes not yet reported that fall in or before ``block``."""
-    last_line = block.first_line + block.text.count("\n")
-    events = text.events
-    end = reported
-    while end < len(events) and events[end].line <= last_line:
-        end += 1
-    return events[reported:end]
+class _Games:
+    """Games as pieces, each after the encoding notes that fall in or before it."""
+
+    def __init__(self, text: DecodedText) -> None:
+        self.text = text
+        self.reported = 0
+
+    def of(self, blocks: Iterable[GameBlock]) -> Iterator[Piece]:
+        events = self.text.events
+        for block in blocks:
+            last_line = block.first_line + block.text.count("\n")
+            while self.reported < len(events) and events[self.reported].line <= last_line:
+                yield events[self.reported]
+                self.reported += 1
+            yield GamePiece(block, self.text.lf_only)
 
 
 def read_pieces(

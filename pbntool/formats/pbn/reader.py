@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 # import and tables cost a fifth of a second of start-up.
 
 __all__ = [
-    "REGION_WINDOW",
     "GameBlock",
     "GameSplitter",
     "Piece",
@@ -86,10 +85,6 @@ def split_games(chunks: Iterable[str], first_line: int = 1) -> Iterator[GameBloc
     yield from splitter.feed("", final=True)
 
 
-REGION_WINDOW = 1 << 16
-"""How far before its size limit a region's end is looked for (``GameSplitter.regions``)."""
-
-
 @dataclass(slots=True)
 class GameSplitter:
     """``split_games``, fed a chunk at a time; ``regions`` leaves the splitting of plain text
@@ -126,25 +121,40 @@ class GameSplitter:
         self.text = text[start:]
 
     def regions(self, chunk: str, limit: int) -> list[tuple[str, int]] | None:
-        """The games ``feed(chunk)`` would yield, as runs of text of at most about ``limit``
-        characters, each with its first line, for ``split_games([run], first_line)`` to split
-        into exactly those games; the text after the last separator stays pending.  None when
-        the text pending or ``chunk`` holds a ``{``: then ``feed`` must split it (a comment
-        can hold a separator, and unclosed braces are state)."""
+        """Games ``feed(chunk)`` would yield, as runs of text of at least ``limit``
+        characters (cut at the first separator after that), each with its first line, for
+        ``split_games([run], first_line)`` to split into exactly those games; the rest stays
+        pending (``feed("")`` splits it).  None when the text pending or ``chunk`` holds a
+        ``{``: then ``feed`` must split it (a comment can hold a separator, and unclosed
+        braces are state)."""
         if self.runaways or "{" in chunk or "{" in self.text:
             return None
         text = self.text + chunk if self.text else chunk
         found = []
         start = 0
-        while True:
-            end = _separator_end_before(text, start, start + limit)
-            if end < 0:
-                break
+        while (separator := _SEPARATOR.search(text, start + max(limit, 1))) is not None:
+            end = separator.end()
             found.append((text[start:end], self.line))
             self.line += text.count("\n", start, end)
             start = end
         self.base += start
         self.text = text[start:]
+        return found
+
+    def last_region(self) -> tuple[str, int] | None:
+        """At the end of the input, the whole games pending (see ``regions``) as one run;
+        the last game, which no separator ends, stays for ``feed("", final=True)``."""
+        if self.runaways or "{" in self.text:
+            return None
+        end = -1
+        for separator in _SEPARATOR.finditer(self.text):
+            end = separator.end()
+        if end < 0:
+            return None
+        found = (self.text[:end], self.line)
+        self.line += self.text.count("\n", 0, end)
+        self.base += end
+        self.text = self.text[end:]
         return found
 
     def _skip_blank_lines(self, text: str, position: int) -> int:
@@ -224,20 +234,6 @@ class GameSplitter:
             for brace in [b for b in self.runaways if b < self.base + end]:
                 del self.runaways[brace]
         return GameBlock(body, self.line, strays, runaways)
-
-
-def _separator_end_before(text: str, start: int, limit: int) -> int:
-    """The end of the last separator of ``text[start:limit]`` whose game starts after
-    ``start`` (looked for in the last ``REGION_WINDOW`` characters before ``limit``), else of
-    the first one after that; -1 when there is none."""
-    low = max(start + 1, min(limit, len(text)) - REGION_WINDOW)
-    last = -1
-    for match in _SEPARATOR.finditer(text, low, min(limit, len(text))):
-        last = match.end()
-    if last < 0 and limit < len(text):
-        after = _SEPARATOR.search(text, low)
-        last = after.end() if after is not None else -1
-    return last
 
 
 def _runaway_end(text: str, brace: int, close: int) -> tuple[int, int]:

@@ -218,8 +218,7 @@ def _plan_pbn(name: str, stream: BinaryIO, head: bytes) -> Iterator[Planned]:
         elif isinstance(piece, RegionPiece):
             size += len(piece.text)
             lf_seen = lf_seen or piece.lf_only
-        # A region is cut at a separator before the limit: most of a slice's worth.
-        if size >= limit or (isinstance(piece, RegionPiece) and size >= limit * 3 // 4):
+        if size >= limit:
             yield _pbn_unit(name, tuple(batch), size, tracker, lf_seen)
             batch, size = [], 0
     if batch or not tracker.planned:
