@@ -9,12 +9,18 @@ Nothing here is imported until an old path is asked for: the finder only compare
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _Loader
+    from importlib.abc import MetaPathFinder as _Finder
+else:  # importlib.abc imports importlib.resources: a tenth of pbntool's start-up
+    _Loader = _Finder = object
 
 __all__ = ["MOVED", "install"]
 
@@ -66,7 +72,7 @@ def new_name(old: str) -> str | None:
     return None
 
 
-class _AliasLoader(importlib.abc.Loader):
+class _AliasLoader(_Loader):
     def __init__(self, target: str) -> None:
         self.target = target
         self.target_spec: importlib.machinery.ModuleSpec | None = None
@@ -87,7 +93,7 @@ class _AliasLoader(importlib.abc.Loader):
         module.__spec__ = self.target_spec
 
 
-class _AliasFinder(importlib.abc.MetaPathFinder):
+class _AliasFinder(_Finder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:

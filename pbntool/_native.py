@@ -20,7 +20,6 @@ loads it by path, in a build environment without pbntool's dependencies.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
 import json
@@ -30,7 +29,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["COMPILED_MODULES", "PURE_ENV", "STAMP_NAME", "STATE", "abi_tag", "source_hashes"]
+__all__ = [
+    "COMPILED_MODULES",
+    "PURE_ENV",
+    "STAMP_NAME",
+    "STATE",
+    "abi_tag",
+    "source_hashes",
+    "source_stats",
+]
 
 COMPILED_MODULES: tuple[str, ...] = (
     "pbntool.model",
@@ -67,7 +74,8 @@ GROUP_NAME = "pbntool._compiled"
 """The shared C library of the compiled modules: ``pbntool/_compiled__mypyc*.so``."""
 
 STAMP_NAME = "_native.json"
-"""In ``pbntool/``: the Python the modules were compiled for and the hash of each source."""
+"""In ``pbntool/``: the Python the modules were compiled for, and the hash, size and time of
+each source (a source of the same size and time is taken as unchanged without reading it)."""
 
 PURE_ENV = "PBNTOOL_PURE"
 """Set (to anything but empty or ``0``) to run pure Python although compiled modules exist."""
@@ -94,10 +102,23 @@ def source_hashes(
     modules: Sequence[str] = COMPILED_MODULES, package_dir: Path = _PACKAGE
 ) -> dict[str, str]:
     """SHA-256 of each module's source, by module name."""
+    import hashlib  # only when a source's size or time differs: hashlib costs 3 ms to import
+
     return {
         module: hashlib.sha256(source_path(module, package_dir).read_bytes()).hexdigest()
         for module in modules
     }
+
+
+def source_stats(
+    modules: Sequence[str] = COMPILED_MODULES, package_dir: Path = _PACKAGE
+) -> dict[str, list[int]]:
+    """The size and modification time (ns) of each module's source, by module name."""
+    stats = {}
+    for module in modules:
+        found = source_path(module, package_dir).stat()
+        stats[module] = [found.st_size, found.st_mtime_ns]
+    return stats
 
 
 def reason_for_pure(package_dir: Path = _PACKAGE, *, honour_env: bool = True) -> str | None:
@@ -116,6 +137,8 @@ def reason_for_pure(package_dir: Path = _PACKAGE, *, honour_env: bool = True) ->
     if not isinstance(recorded, dict) or list(recorded) != list(COMPILED_MODULES):
         return "compiled from another list of modules"
     try:
+        if stamp.get("stats") == source_stats(COMPILED_MODULES, package_dir):
+            return None  # the very files that were compiled: no need to read them
         current = source_hashes(COMPILED_MODULES, package_dir)
     except OSError as error:
         return f"a source cannot be read: {error}"

@@ -5,6 +5,7 @@ and the exit codes; and every example runs (exit 0 or 1) on a copy of ``fixtures
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
 import re
@@ -173,3 +174,23 @@ def test_a_docstring_without_its_sections_is_refused() -> None:
     assert exit_codes(page.findings)[1] == (EXIT_FINDINGS, "something found")
     with pytest.raises(ValueError, match="two examples"):
         ManPage.parse("Do.\n\nHow.\n\nInputs: x.\n\nExamples:\n    pbntool a\n\nExit 1: y.", "a")
+
+
+def test_the_markup_escape_is_richs() -> None:
+    """``pbntool.cli.manual.escape`` stands in for ``rich.markup.escape`` (whose import cost
+    every run a tenth of its start-up): the same text for every command's page and for the
+    cases rich's own tests name."""
+    import inspect as inspection
+
+    from rich.markup import escape as rich_escape
+
+    from pbntool.cli import COMMANDS, load_commands
+    from pbntool.cli.manual import escape
+
+    load_commands()
+    texts = ["[bold]", "\\[x]", "end\\", "end\\\\", "[/]", "a [b] c [D] [#f00] [@click]"]
+    for name in COMMANDS:
+        module = importlib.import_module(f"pbntool.cli.{name}")
+        texts.append(inspection.getsource(module))
+    for text in texts:
+        assert escape(text) == rich_escape(text)

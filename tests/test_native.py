@@ -45,7 +45,11 @@ def _copy_sources(tmp_path: Path) -> Path:
 
 
 def _stamp(package: Path, **changes: object) -> None:
-    record = {"abi": _native.abi_tag(), "sources": _native.source_hashes(package_dir=package)}
+    record = {
+        "abi": _native.abi_tag(),
+        "sources": _native.source_hashes(package_dir=package),
+        "stats": _native.source_stats(package_dir=package),
+    }
     record.update(changes)
     (package / _native.STAMP_NAME).write_text(json.dumps(record), encoding="utf-8")
 
@@ -64,6 +68,25 @@ def test_an_edited_source_sends_every_module_to_its_source(tmp_path: Path) -> No
     rules.write_text(rules.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     reason = _native.reason_for_pure(package, honour_env=False)
     assert reason == "pbntool.rules.play changed since it was compiled"
+
+
+def test_sources_as_compiled_are_not_read_and_a_touched_one_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start-up compares each source's size and time with the stamp's and reads (hashes) the
+    sources only when one differs: a file touched but not changed still runs compiled."""
+    package = _copy_sources(tmp_path)
+    _stamp(package)
+    with monkeypatch.context() as patch:
+        patch.setattr(_native, "source_hashes", lambda *args: pytest.fail("sources read"))
+        assert _native.reason_for_pure(package, honour_env=False) is None
+    model = package / "model.py"
+    os.utime(model, ns=(model.stat().st_atime_ns, model.stat().st_mtime_ns + 10**9))
+    assert _native.reason_for_pure(package, honour_env=False) is None
+    model.write_text(model.read_text(encoding="utf-8").replace("Hand", "Hanz"), encoding="utf-8")
+    assert _native.reason_for_pure(package, honour_env=False) == (
+        "pbntool.model changed since it was compiled"
+    )
 
 
 @pytest.mark.parametrize(

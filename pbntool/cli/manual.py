@@ -33,7 +33,6 @@ from typing import Any, TypeVar
 
 import typer
 import typer.core
-from rich.markup import escape
 
 from pbntool.formats import readable_formats
 from pbntool.run.report import (
@@ -140,6 +139,19 @@ class ManPage:
             f"  {code:<4} {escape(meaning)}" for code, meaning in exit_codes(self.findings)
         )
         return f"[bold]Examples:[/]\n{shown}\n\n[bold]Exit codes:[/]\n{codes}"
+
+
+_MARKUP = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+
+
+def escape(text: str) -> str:
+    """``rich.markup.escape``, which every command's registration calls: importing
+    ``rich.markup`` (and its emoji table) cost a tenth of the start-up of every run, help or
+    not (``tests/test_help.py`` compares the two)."""
+    escaped = _MARKUP.sub(lambda found: f"{found[1]}{found[1]}\\{found[2]}", text)
+    if escaped.endswith("\\") and not escaped.endswith("\\\\"):
+        return escaped + "\\"
+    return escaped
 
 
 def _unwrap(text: str) -> str:

@@ -104,6 +104,7 @@ def build(root: Path) -> list[Path]:
     package = root / "pbntool"
     modules = native.COMPILED_MODULES
     hashes = native.source_hashes(modules, package)  # what is compiled, read before compiling
+    stats = native.source_stats(modules, package)
     sources = [str(native.source_path(module, package).relative_to(root)) for module in modules]
     packages = [source for source in sources if source.endswith("__init__.py")]
     if packages:  # see COMPILED_MODULES
@@ -130,7 +131,7 @@ def build(root: Path) -> list[Path]:
     if missing:
         raise RuntimeError(f"the build did not leave {', '.join(missing)}")
     stamp = package / native.STAMP_NAME
-    record = {"abi": native.abi_tag(), "sources": hashes}
+    record = {"abi": native.abi_tag(), "sources": hashes, "stats": stats}
     temporary = stamp.with_suffix(".tmp")
     temporary.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     temporary.replace(stamp)

@@ -11,9 +11,32 @@ stands for (read with the PBN reader), ``writer`` turns a board back into labell
 
 from __future__ import annotations
 
-from pbntool.formats.rbn.reader import RAW_TAGS, iter_rbx_records, iter_records
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from pbntool.formats.rbn.syntax import CARRIED, LABELS, sniff, sniff_rbx
-from pbntool.formats.rbn.writer import RbnWriter, RbxWriter, rbn_items
+
+if TYPE_CHECKING:
+    from pbntool.formats.rbn.reader import RAW_TAGS, iter_rbx_records, iter_records
+    from pbntool.formats.rbn.writer import RbnWriter, RbxWriter, rbn_items
+
+_LATER = {
+    "RAW_TAGS": "reader",
+    "iter_rbx_records": "reader",
+    "iter_records": "reader",
+    "RbnWriter": "writer",
+    "RbxWriter": "writer",
+    "rbn_items": "writer",
+}
+"""Loaded when first asked for: sniffing an input imports this package for ``sniff``, and
+must not load the reader and the writer (every run, every worker sniffs)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
+
 
 __all__ = [
     "CARRIED",
