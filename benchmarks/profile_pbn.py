@@ -5,9 +5,13 @@ generated file (or ``--file``):
 
 1. with light wrappers around the pipeline's stages (wall clock, no profiler, so pure-Python
    and C-heavy stages keep their real proportions): reading and splitting the text into games,
-   the Lark parse, the rest of ``parse_block``, ``decode_game``, the text checks,
+   the fast path (``read_fast``: a well-formed game read and built whole), the Lark parse, the
+   rest of ``parse_block``, ``decode_game``, the text checks,
    ``rules.check_board``, and placing diagnostics (``Record.locate``), plus garbage collection;
 2. under cProfile, printing the top functions by own time (``tottime``).
+
+Both run pure Python (``PBNTOOL_PURE=1``): compiled modules call each other in C, past the
+wrappers.  ``--compiled`` profiles the compiled build instead (totals and cProfile only).
 
     python benchmarks/profile_pbn.py                   # 5,000 generated boards
     python benchmarks/profile_pbn.py --file some.pbn   # an existing file
@@ -36,13 +40,20 @@ from pathlib import Path
 from types import GeneratorType
 from typing import Any
 
-from bench_pbn import DATA_DIR, DEFAULT_SEED, write_boards
+# The stage wrappers replace module-level functions, which compiled modules (mypyc, see
+# pbntool/_native.py) call directly in C: the breakdown is of the pure-Python build, the same
+# code (``--compiled`` profiles the compiled build, where only the totals mean anything).
+COMPILED = "--compiled" in sys.argv
+if not COMPILED:
+    os.environ["PBNTOOL_PURE"] = "1"
 
-import pbntool.formats.pbn
-import pbntool.records
-from pbntool import cli
-from pbntool.records import Record
-from pbntool.text.grammars import load_parser
+from bench_pbn import DATA_DIR, DEFAULT_SEED, write_boards  # noqa: E402
+
+import pbntool.formats.pbn  # noqa: E402
+import pbntool.records  # noqa: E402
+from pbntool import cli  # noqa: E402
+from pbntool.records import Record  # noqa: E402
+from pbntool.text.grammars import load_parser  # noqa: E402
 
 
 @dataclass
@@ -129,6 +140,7 @@ def instrument(stack: ExitStack, stages: Stages) -> None:
     reader = pbntool.formats.pbn
     wrappers: list[tuple[Any, str, str, str]] = [
         (reader, "split_games", "split", "read bytes + decode + split_games"),
+        (reader, "read_fast", "fast", "read_fast (the fast path: a whole game)"),
         (reader, "parse_block", "parse_block", "parse_block (all)"),
         (reader, "decode_game", "decode", "decode_game"),
         (reader, "_text_checks", "text_checks", "_text_checks (long lines, controls)"),
@@ -185,14 +197,14 @@ def print_stages(stages: Stages, total: float, boards: int, repeat: int) -> None
     lark = table["lark"].seconds
     parse = table["parse_block"]
     rows: list[tuple[str, Stage, float]] = []
-    for key in ("split", "lark", "parse_block", "decode", "text_checks", "rules", "locate"):
+    for key in ("split", "fast", "lark", "parse_block", "decode", "text_checks", "rules", "locate"):
         stage = table[key]
         seconds = stage.seconds
         label = stage.label
         if key == "parse_block":
             seconds, label = parse.seconds - lark, "parse_block minus Lark"
         rows.append((label, stage, seconds))
-    top_level = ("split", "parse_block", "decode", "text_checks", "rules", "locate")
+    top_level = ("split", "fast", "parse_block", "decode", "text_checks", "rules", "locate")
     covered = sum(table[key].seconds for key in top_level)
     print(
         f"\nstage breakdown (wall clock, no profiler; the fastest of {repeat} runs), "
@@ -229,7 +241,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sort", default="tottime", help="pstats sort key (tottime, cumtime)")
     parser.add_argument("--stats", type=Path, default=None, help="save the cProfile stats here")
     parser.add_argument("--keep", action="store_true", help="keep the generated file")
+    parser.add_argument(
+        "--compiled", action="store_true", help="profile the compiled build (no stage breakdown)"
+    )
     args = parser.parse_args(argv)
+    print(f"pbntool: {pbntool._native.STATE}")
 
     print(f"load average {[round(x, 2) for x in os.getloadavg()]}, python {sys.version.split()[0]}")
     for label, seconds in fixed_costs():
