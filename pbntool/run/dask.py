@@ -53,7 +53,10 @@ class DaskEngine:
                     processes=True,
                     dashboard_address=None,
                     worker_dashboard_address=None,
-                    silence_logs=40,
+                    # Critical only: at close, a worker whose heartbeat meets the scheduler
+                    # already gone logs an ERROR with a traceback (the run went well; a unit
+                    # that fails reaches us through its future).
+                    silence_logs=50,
                 )
             self._client = distributed.Client(self._cluster, set_as_default=False)
         workers = self._client.scheduler_info().get("workers", {})
