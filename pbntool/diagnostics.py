@@ -967,7 +967,8 @@ OUT030 = _code(
     "What PBN's grammar cannot write back as the same board: a tag or table name that is not "
     "letters, digits and `_` (a `]`, a quote, a space or a line break would end the tag pair "
     "and start another game), a call or card token the reader would not read back as itself "
-    "(a space, `[`, `{`, `*`, a NAG …; a card becomes unknown).",
+    "(a space, `[`, `{`, `*`, a NAG …; a card becomes unknown, a call a word that keeps its "
+    "place, so the calls after it stay unchecked as they were).",
 )
 OUT031 = _code(
     "OUT031",

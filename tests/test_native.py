@@ -12,6 +12,7 @@ import copyreg
 import dataclasses
 import importlib
 import importlib.machinery
+import importlib.util
 import json
 import os
 import pickle
@@ -239,3 +240,50 @@ def test_records_of_every_fixture_cross_a_process_boundary_unchanged() -> None:
         assert copy == record, record.file
         # The locator came across too: the Laws' findings are placed as in the original.
         assert list(map(str, validate_record(copy))) == list(map(str, validate_record(record)))
+
+
+def test_a_compile_that_fails_leaves_a_pure_python_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build hook (``hatch_build.py``) installs pure Python whatever the compile does:
+    mypyc exits (``SystemExit``) on a type error, which once failed ``pip install`` in CI."""
+    import types
+
+    for name in ("hatchling", "hatchling.builders", "hatchling.builders.hooks"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    interface = types.ModuleType("hatchling.builders.hooks.plugin.interface")
+
+    class BuildHookInterface:
+        def __init__(self, root: str, app: object) -> None:
+            self.root, self.app = root, app
+
+        def __class_getitem__(cls, item: object) -> type:
+            return cls
+
+    interface.BuildHookInterface = BuildHookInterface  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "hatchling.builders.hooks.plugin", types.ModuleType("p"))
+    monkeypatch.setitem(sys.modules, interface.__name__, interface)
+    spec = importlib.util.spec_from_file_location("hatch_build_under_test", REPO / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    hook_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook_module)
+
+    cleaned: list[Path] = []
+
+    class FailingBuilder:
+        def ensure_built(self, root: Path) -> list[Path]:
+            raise SystemExit(1)
+
+        def clean(self, root: Path) -> list[Path]:
+            cleaned.append(root)
+            return []
+
+    monkeypatch.setattr(hook_module, "_builder", lambda root: FailingBuilder())
+    said: list[str] = []
+    app = types.SimpleNamespace(display_warning=said.append, display_info=said.append)
+    monkeypatch.delenv(hook_module.SKIP_ENV, raising=False)
+    build_data: dict[str, object] = {"force_include": {}}
+    hook_module.NativeBuildHook(str(tmp_path), app).initialize("standard", build_data)
+    assert build_data == {"force_include": {}}  # a pure wheel: nothing compiled is included
+    assert cleaned == [tmp_path]
+    assert len(said) == 1 and said[0].startswith("pbntool: not compiled (SystemExit(1))")

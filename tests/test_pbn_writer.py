@@ -868,3 +868,30 @@ def test_lin_token_with_a_note_through_the_command_line(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     ).stderr  # fmt: skip
     assert twice.read_bytes() == once.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("text", "stand_in"),
+    [('[Auction "N"]"[Event "x"]', "Event"), ('[Auction "N"]\n"1NT" X', "unwritable")],
+)
+def test_an_unwritable_call_keeps_its_place(text: str, stand_in: str) -> None:
+    """A call PBN cannot hold is written as a word that keeps its place: dropped, the calls
+    after it would be checked from the start (a double of nothing, AUC002), an error the
+    board did not have (found by test_fuzz)."""
+    from pbntool.formats import pbn
+    from pbntool.formats.pbn.writer import PbnWriter
+    from pbntool.model import Token
+    from pbntool.records import validate_record
+
+    board = pbn.parse(text).boards[0]
+    losses = PbnWriter(io.StringIO()).write(board)
+    assert [d.code for d in losses] == ["OUT030"] and repr(stand_in) in losses[0].message
+    again = pbn.parse(pbn.dumps([board])).boards[0]
+    assert again.auction is not None and board.auction is not None
+    assert again.auction.calls[0] == Token(stand_in)
+    assert again.auction.calls[1:] == board.auction.calls[1:]
+    written = io.BytesIO(pbn.dumps([board]).encode())
+    record = next(pbn.iter_records(written, "x.pbn"))
+    assert "AUC002" not in {d.code for d in validate_record(record)}
+    original = next(pbn.iter_records(io.BytesIO(text.encode()), "x.pbn"))
+    assert "AUC002" not in {d.code for d in validate_record(original)}

@@ -736,25 +736,27 @@ def _token_survives(token: Token, section: str) -> bool:
     return read == [token] and not extra
 
 
+_UNWRITABLE = re.compile(r'[\s\[\]{};"%]+')
+_STAND_IN = "unwritable"
+"""What an unrecognised call PBN cannot hold is written as when nothing of its text can be
+kept: a word no reader takes for a call."""
+
+
 def _writable_auction(auction: Auction, dropped: list[str]) -> Auction:
-    bad = [
-        index
-        for index, call in enumerate(auction.calls)
-        if isinstance(call, Token) and not _token_survives(call, "Auction")
-    ]
-    if not bad:
+    """Unrecognised calls PBN cannot hold are written as a word that holds their place:
+    dropped, the calls after one would be checked as if it had never been there (a double
+    of nothing), errors the board did not have."""
+    calls = list(auction.calls)
+    for index, call in enumerate(calls):
+        if isinstance(call, Token) and not _token_survives(call, "Auction"):
+            stand_in = Token(_UNWRITABLE.sub("", call.text))
+            if not stand_in.text or not _token_survives(stand_in, "Auction"):
+                stand_in = Token(_STAND_IN)
+            dropped.append(f"the call {call.text!r} (its place kept by {stand_in.text!r})")
+            calls[index] = stand_in
+    if calls == list(auction.calls):
         return auction
-    dropped.extend(f"the call {auction.calls[index].text!r}" for index in bad)  # type: ignore[union-attr]
-    gone = set(bad)
-    calls = tuple(call for index, call in enumerate(auction.calls) if index not in gone)
-
-    def moved(index: int) -> int:
-        return index - sum(1 for lost in bad if lost < index)
-
-    annotations = tuple(
-        (moved(index), annotation) for index, annotation in auction.annotations if index not in gone
-    )
-    return replace(auction, calls=calls, annotations=annotations)
+    return replace(auction, calls=tuple(calls))
 
 
 def _writable_play(play: Play, dropped: list[str]) -> Play:
