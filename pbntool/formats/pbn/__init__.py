@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, TextIO, cast
 
 from pbntool.diagnostics import INT001, SRC004, SRC005, SRC006, SRC009, Diagnostic
 from pbntool.formats.pbn.decode import FileContext, SourceMap, decode_game
@@ -103,11 +103,7 @@ in one process and the second, on consecutive runs of pieces, in others."""
 def iter_pieces(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Piece]:
     """Split a PBN byte stream into games; encoding notes come just before the game they
     fall in, so that findings stay in file order."""
-    for piece in iter_regions(stream, name, 0):
-        if isinstance(piece, RegionPiece):  # pragma: no cover - no regions were asked for
-            yield from piece.games()
-        else:
-            yield piece
+    return cast("Iterator[Piece]", iter_regions(stream, name, 0))  # 0: no region comes
 
 
 def iter_regions(
@@ -132,14 +128,14 @@ def iter_regions(
         if chunk is None:
             break
         regions = None
-        if region_chars and games.reported == len(text.events):
+        if region_chars and games.caught_up():
             regions = splitter.regions(chunk, region_chars)
         if regions is None:
             yield from games.of(splitter.feed(chunk, final=False))
         else:
             for region, first_line in regions:
                 yield RegionPiece(region, first_line, text.lf_only)
-    last = splitter.last_region() if region_chars and games.reported == len(text.events) else None
+    last = splitter.last_region() if region_chars and games.caught_up() else None
     if last is not None:
         yield RegionPiece(last[0], last[1], text.lf_only)
     yield from games.of(splitter.feed("", final=True))
@@ -152,6 +148,10 @@ class _Games:
     def __init__(self, text: DecodedText) -> None:
         self.text = text
         self.reported = 0
+
+    def caught_up(self) -> bool:
+        """Whether every encoding note found so far is reported (a region holds none)."""
+        return self.reported == len(self.text.events)
 
     def of(self, blocks: Iterable[GameBlock]) -> Iterator[Piece]:
         events = self.text.events

@@ -127,35 +127,41 @@ class GameSplitter:
         pending (``feed("")`` splits it).  None when the text pending or ``chunk`` holds a
         ``{``: then ``feed`` must split it (a comment can hold a separator, and unclosed
         braces are state)."""
-        if self.runaways or "{" in chunk or "{" in self.text:
+        if not self._plain(chunk):
             return None
         text = self.text + chunk if self.text else chunk
-        found = []
-        start = 0
-        while (separator := _SEPARATOR.search(text, start + max(limit, 1))) is not None:
-            end = separator.end()
-            found.append((text[start:end], self.line))
-            self.line += text.count("\n", start, end)
-            start = end
-        self.base += start
-        self.text = text[start:]
-        return found
+
+        def ends() -> Iterator[int]:
+            start = 0
+            while (separator := _SEPARATOR.search(text, start + max(limit, 1))) is not None:
+                start = separator.end()
+                yield start
+
+        return self._cut(text, ends())
 
     def last_region(self) -> tuple[str, int] | None:
         """At the end of the input, the whole games pending (see ``regions``) as one run;
         the last game, which no separator ends, stays for ``feed("", final=True)``."""
-        if self.runaways or "{" in self.text:
+        if not self._plain(""):
             return None
-        end = -1
-        for separator in _SEPARATOR.finditer(self.text):
-            end = separator.end()
-        if end < 0:
-            return None
-        found = (self.text[:end], self.line)
-        self.line += self.text.count("\n", 0, end)
-        self.base += end
-        self.text = self.text[end:]
-        return found
+        end = max((separator.end() for separator in _SEPARATOR.finditer(self.text)), default=0)
+        return self._cut(self.text, [end])[0] if end else None
+
+    def _plain(self, chunk: str) -> bool:
+        return not self.runaways and "{" not in chunk and "{" not in self.text
+
+    def _cut(self, text: str, ends: Iterable[int]) -> list[tuple[str, int]]:
+        """The runs of ``text`` up to each of ``ends`` (increasing) with their first lines;
+        what follows the last stays pending."""
+        runs = []
+        start = 0
+        for end in ends:
+            runs.append((text[start:end], self.line))
+            self.line += text.count("\n", start, end)
+            start = end
+        self.base += start
+        self.text = text[start:]
+        return runs
 
     def _skip_blank_lines(self, text: str, position: int) -> int:
         match = _LEADING_BLANK_LINES.match(text, position)

@@ -746,16 +746,20 @@ def _writable_auction(auction: Auction, dropped: list[str]) -> Auction:
     """Unrecognised calls PBN cannot hold are written as a word that holds their place:
     dropped, the calls after one would be checked as if it had never been there (a double
     of nothing), errors the board did not have."""
-    calls = list(auction.calls)
-    for index, call in enumerate(calls):
-        if isinstance(call, Token) and not _token_survives(call, "Auction"):
-            stand_in = Token(_UNWRITABLE.sub("", call.text))
-            if not stand_in.text or not _token_survives(stand_in, "Auction"):
-                stand_in = Token(_STAND_IN)
-            dropped.append(f"the call {call.text!r} (its place kept by {stand_in.text!r})")
-            calls[index] = stand_in
-    if calls == list(auction.calls):
+    bad = [
+        (index, call)
+        for index, call in enumerate(auction.calls)
+        if isinstance(call, Token) and not _token_survives(call, "Auction")
+    ]
+    if not bad:
         return auction
+    calls = list(auction.calls)
+    for index, call in bad:
+        stand_in = Token(_UNWRITABLE.sub("", call.text))
+        if not stand_in.text or not _token_survives(stand_in, "Auction"):
+            stand_in = Token(_STAND_IN)
+        dropped.append(f"the call {call.text!r} (its place kept by {stand_in.text!r})")
+        calls[index] = stand_in
     return replace(auction, calls=tuple(calls))
 
 

@@ -208,8 +208,7 @@ def _real_events(
     start tags of that line against its start events; ``before`` is the line of the last
     start event before these events, how many started on it and how many elements ended
     after it), and how many elements end after the last whole start tag (its own ``/>`` and
-    the end tags after it).  All events
-    are taken as real when that text was not kept."""
+    the end tags after it).  All events are taken as real when that text was not kept."""
     starts = [index for index, (event, _) in enumerate(events) if event == "start"]
     last_line, on_line, ends_read = before
     for index in starts:
