@@ -113,6 +113,7 @@ def run_batch_conversion(
     batch = Batch(inputs, task)
     with ExitStack() as stack:
         where = destination(stack, output, task.to, split, inputs.input_files(), task.options)
+        batch.spool = isinstance(where, StreamDestination) and where.takes_spooled()
         try:
             for source, chunk in batch:
                 problems = where.write(source, chunk)

@@ -124,11 +124,18 @@ class Batch:
         self.task: Task = task if options.dialect is None else DialectTask(task, options.dialect)
         self.tally = Tally(fail_on=options.fail_on)
         self._progress: ProgressLike | None = None
+        self.spool = False
+        """Set by a consumer that takes spooled chunks (``Chunk.spool``) before iterating:
+        local workers then leave large texts in spool files (``pbntool.run.spool``)."""
 
     def __iter__(self) -> Iterator[tuple[Input, Chunk]]:
         options = self.options
         engine = open_engine(
-            options.engine, options.job_count, options.scheduler, gather=self.unit_chars
+            options.engine,
+            options.job_count,
+            options.scheduler,
+            gather=self.unit_chars,
+            spool=self.spool,
         )
         local = options.engine == "local"
         self._progress = open_progress(options)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from pbntool.diagnostics import INT001
 from pbntool.formats.split import SLICE_CHARS
+from pbntool.run.spool import SpoolDirectory, set_worker_directory, spooled_results
 from pbntool.run.tasks import (
     Chunk,
     Entry,
@@ -53,6 +54,7 @@ __all__ = [
     "open_engine",
     "run_group",
     "run_ordered",
+    "run_sent",
     "run_together",
     "run_work",
 ]
@@ -219,10 +221,12 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _worker_start() -> None:
+def _worker_start(spool_directory: str | None = None) -> None:
     """Worker processes collect garbage as the CLI does (reading makes no cycles to find),
     leave Ctrl-C to the main process (it stops the pool and exits 130, where a worker
-    interrupted while it waits for work would print a traceback) and end on SIGTERM."""
+    interrupted while it waits for work would print a traceback), end on SIGTERM and spool
+    their output where the main process said (``pbntool.run.spool``)."""
+    set_worker_directory(spool_directory)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits the CLI's SIGTERM/SIGHUP handler, which removes the temporary
     # files this process had in flight at the fork (``text.edit.exit_on_signals``): the pool
@@ -250,14 +254,20 @@ GROUP_UNITS = 64
 
 def run_group(task: Task, works: Sequence[Work]) -> list[UnitResult | Exception]:
     """``run_work`` for each unit of a group, in a worker; a unit that fails is its
-    exception (``run_ordered`` runs that unit again in the main process)."""
+    exception (``run_ordered`` runs that unit again in the main process).  The text goes
+    to a spool file when the worker has a spool directory."""
     results: list[UnitResult | Exception] = []
     for work in works:
         try:
             results.append(run_work(task, work))
         except Exception as error:
             results.append(error)
-    return results
+    return spooled_results(results)
+
+
+def run_sent(task: Task, work: Work) -> UnitResult:
+    """``run_work`` in a worker, its text spooled when the worker has a spool directory."""
+    return spooled_results([run_work(task, work)])[0]
 
 
 class _Group:
@@ -298,10 +308,14 @@ short file) finishes before workers would have started."""
 
 
 class ProcessEngine:
-    """Local worker processes (``-j N``), started only once there is enough work."""
+    """Local worker processes (``-j N``), started only once there is enough work.
+    ``spool``: the workers leave large texts in spool files (the consumer takes
+    ``Chunk.spool``, see ``pbntool.run.spool``)."""
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, spool: bool = False) -> None:
         self.jobs = jobs
+        self._spools = spool
+        self._spool: SpoolDirectory | None = None
         # Units in flight are bounded by their weight (about two slices per worker), so
         # that many small files can be queued behind a slow one: with five units at most,
         # a large file at the head of the line left the other worker idle, and a folder of
@@ -317,11 +331,11 @@ class ProcessEngine:
             if work.kind == "record" or work.weight <= self._budget:
                 self._budget -= work.weight
                 return _Ready(run_work(task, work))
-            self._pool = _pool(self.jobs)
+            self._pool = self._start()
         if work.kind == "path" and work.weight <= GROUPED_UNIT_WEIGHT:
             return self._join_group(task, work)
         self.send_group()  # the units before this one go first
-        future: Future[UnitResult] = self._send(run_work, task, work)
+        future: Future[UnitResult] = self._send(run_sent, task, work)
         return future
 
     def _join_group(self, task: Task, work: Work) -> Pending:
@@ -348,22 +362,35 @@ class ProcessEngine:
             return self._pool.submit(function, *arguments)
         except RuntimeError:  # BrokenProcessPool: a worker died; start new ones
             self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = _pool(self.jobs)
+            self._pool = self._start()
             return self._pool.submit(function, *arguments)
+
+    def _start(self) -> ProcessPoolExecutor:
+        if self._spools and self._spool is None:
+            self._spool = SpoolDirectory()
+        return _pool(self.jobs, None if self._spool is None else self._spool.path)
 
     def close(self, cancel: bool = False) -> None:
         self._group = None
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=cancel)
-            self._pool = None
+        try:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=cancel)
+                self._pool = None
+        finally:
+            if self._spool is not None:  # after the workers stopped writing to it
+                self._spool.close()
+                self._spool = None
 
 
-def _pool(jobs: int) -> ProcessPoolExecutor:
+def _pool(jobs: int, spool_directory: str | None = None) -> ProcessPoolExecutor:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     return ProcessPoolExecutor(
-        max_workers=jobs, mp_context=_start_context(multiprocessing), initializer=_worker_start
+        max_workers=jobs,
+        mp_context=_start_context(multiprocessing),
+        initializer=_worker_start,
+        initargs=(spool_directory,),
     )
 
 
@@ -383,16 +410,21 @@ def _start_context(multiprocessing: ModuleType) -> BaseContext:
 
 
 def open_engine(
-    name: str, jobs: int, scheduler: str | None = None, gather: int | None = None
+    name: str,
+    jobs: int,
+    scheduler: str | None = None,
+    gather: int | None = None,
+    spool: bool = False,
 ) -> Engine:
     """``local`` (inline for one job) or ``dask`` (a cluster at ``scheduler``, or a local one).
-    ``gather``: inline, units lighter than this many bytes run together (``GatheringEngine``)."""
+    ``gather``: inline, units lighter than this many bytes run together (``GatheringEngine``).
+    ``spool``: local workers may spool their texts (``ProcessEngine``)."""
     if name == "dask":
         from pbntool.run.dask import DaskEngine
 
         return DaskEngine(scheduler, jobs)
     if jobs > 1:
-        return ProcessEngine(jobs)
+        return ProcessEngine(jobs, spool)
     return InlineEngine() if gather is None else GatheringEngine(gather)
 
 

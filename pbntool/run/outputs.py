@@ -21,6 +21,7 @@ from pbntool.diagnostics import ARC007, ARC008, Diagnostic
 from pbntool.formats import SPECS, Format, spec_of
 from pbntool.formats.writing import BoardWriter, open_writer
 from pbntool.model import Board
+from pbntool.run.spool import SpoolCopier, spool_ready
 from pbntool.run.tasks import Chunk
 from pbntool.text.edit import AtomicFile, InputFiles, inside_directory_problem
 from pbntool.text.inputs import Input
@@ -85,17 +86,29 @@ class StreamDestination(Destination):
     def __init__(self, stream: TextIO, form: Format, options: object | None = None) -> None:
         self._output = _Output(stream, open_writer(form, stream, options))
         self._begun = False
+        self._spooled = SpoolCopier(stream)
 
     def write(self, source: Input, chunk: Chunk) -> list[Diagnostic]:
-        if chunk.out:
+        if chunk.out or chunk.spool is not None:
             if not self._begun:
                 self._output.writer.begin()  # type: ignore[attr-defined]
                 self._begun = True
-            self._output.stream.write(chunk.out)
+            if chunk.spool is not None:
+                self._spooled.copy(chunk.spool)
+            else:
+                self._output.stream.write(chunk.out)
         return []
 
+    def takes_spooled(self) -> bool:
+        """Whether spooled chunks can go into this stream byte for byte (``spool_ready``)."""
+        return spool_ready(self._output.stream)
+
     def close(self) -> None:
+        self._spooled.close()
         self._output.finish()
+
+    def abort(self) -> None:
+        self._spooled.close()
 
 
 @dataclass

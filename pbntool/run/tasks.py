@@ -86,6 +86,16 @@ class Entry(NamedTuple):
     """Text for a second output (``select --rejects``)."""
 
 
+class Spooled(NamedTuple):
+    """Where a chunk's text is when a worker spooled it (``pbntool.run.spool``): ``size``
+    bytes of UTF-8 at ``offset`` of ``path``; ``last``: no later chunk is in that file."""
+
+    path: str
+    offset: int
+    size: int
+    last: bool
+
+
 class Chunk(NamedTuple):
     """Consecutive records' rendered output (one record when it has findings or a payload)."""
 
@@ -98,6 +108,9 @@ class Chunk(NamedTuple):
     """End offset in ``out`` of each board's text (writers that split their output)."""
     payload: object = None
     aside: str = ""
+    spool: Spooled | None = None
+    """Set when ``out`` is empty because its text is in a spool file (only for a consumer
+    that asked for spooling: ``Batch(..., spool=True)``)."""
 
 
 class Renderer(Protocol):
