@@ -73,6 +73,9 @@ class FailingEngine:
     def submit(self, task: object, work: Work) -> _Raising:
         return _Raising()
 
+    def planned_all(self) -> None:
+        pass
+
     def close(self, cancel: bool = False) -> None:
         pass
 

@@ -86,6 +86,9 @@ class DeferredEngine:
     def submit(self, task: ReprTask, work: Work) -> _Deferred:
         return _Deferred(task, work)
 
+    def planned_all(self) -> None:
+        pass
+
     def close(self, cancel: bool = False) -> None:
         pass
 
@@ -382,6 +385,71 @@ def test_a_small_local_file_is_planned_by_its_path_unread(tmp_path: Path) -> Non
     assert unit.prepare().kind != "path"
 
 
+@dataclass(frozen=True, slots=True)
+class SlowReprTask:
+    """``ReprTask`` at a millisecond a record, so that groups wait for a worker."""
+
+    marks = False
+
+    def renderer(self):  # type: ignore[no-untyped-def]
+        import time
+
+        render = ReprTask().renderer()
+
+        def slow(record: Record) -> Entry:
+            time.sleep(0.001)
+            return render(record)  # type: ignore[no-any-return]
+
+        return slow
+
+
+def test_groups_still_waiting_at_the_end_are_cut_smaller(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the last unit is planned, the groups no worker has taken are sent again in
+    parts that shrink towards the end, so the workers finish together; the output is the
+    same, in the same order."""
+    import pbntool.run.engine as engine_module
+
+    sources = []
+    for index in range(400):
+        path = tmp_path / f"{index:03}.pbn"
+        path.write_text(dumps(random_boards(index, 1, play=False)), encoding="utf-8")
+        sources.append(Input(str(path), path, size=path.stat().st_size))
+    expected = [sequential(source.path.read_bytes(), source.name) for source in sources]  # type: ignore[union-attr]
+    # Files of one board weigh a kilobyte: parts shrink to four of them, not thirty-two.
+    monkeypatch.setattr(engine_module, "TAIL_PART_WEIGHT", 4 << 10)
+    engine = ProcessEngine(2)
+    engine._budget = 0  # start the pool with the first unit
+    sent: list[int] = []
+    send = engine._send
+
+    def counted(function, *arguments):  # type: ignore[no-untyped-def]
+        if function is engine_module.run_group:
+            sent.append(len(arguments[1]))
+        return send(function, *arguments)
+
+    monkeypatch.setattr(engine, "_send", counted)
+
+    def planned() -> Iterator[Planned]:
+        for source in sources:
+            for plan in plan_input(source, None, local=True):
+                plan.source = source
+                yield plan
+
+    try:
+        got = [
+            "".join(chunk.out for chunk in result.chunks)
+            for _, result in run_ordered(planned(), SlowReprTask(), engine)  # type: ignore[arg-type]
+        ]
+    finally:
+        engine.close()
+    assert got == expected
+    full = -(-400 // engine_module.GROUP_UNITS)
+    assert len(sent) > full + 2, f"no group was cut: {sent}"
+    assert sent[-1] < engine_module.GROUP_UNITS // 4, f"the last part is not small: {sent}"
+
+
 class _Counting:
     """Completes nothing until asked; records the most units and bytes ever in flight."""
 
@@ -402,6 +470,9 @@ class _Counting:
                 return super().result()
 
         return Flying(task, work)
+
+    def planned_all(self) -> None:
+        pass
 
     def close(self, cancel: bool = False) -> None:
         pass

@@ -68,6 +68,9 @@ class DaskEngine:
         future: Pending = self._client.submit(run_work, task, work, pure=False)
         return future
 
+    def planned_all(self) -> None:
+        """Dask's scheduler balances the tasks itself."""
+
     def close(self, cancel: bool = False) -> None:
         self._client.close()
         if self._cluster is not None:
