@@ -53,11 +53,25 @@ def test_any_chunk_size_gives_the_same_text(data: bytes, size: int) -> None:
     assert all(chunk.endswith("\n") for chunk in chunks[:-1])
     text = "".join(chunks)
     assert text.count("\n") == "".join(whole_chunks).count("\n") == expected_text(data).count("\n")
-    if b"\r" not in data:
-        # (Lines ended by a bare CR are decoded in groups that depend on the chunks: a group
-        # that is not valid UTF-8 as a whole falls back to Windows-1252.)
-        assert text == "".join(whole_chunks) == expected_text(data)
-        assert [line for _, line in events] == [line for _, line in whole_events]
+    # Line ends are made LF before decoding, so a line ended by a bare CR is decoded alone
+    # too (it was decoded with the lines after it, in groups that depended on the chunks).
+    assert text == "".join(whole_chunks) == expected_text(data)
+    assert [line for _, line in events] == [line for _, line in whole_events]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=documents, size=st.integers(min_value=1, max_value=17))
+def test_lines_and_bare_lf_are_counted_whatever_the_chunks(data: bytes, size: int) -> None:
+    assume(source.sniff_utf16(data[:4]) is None)
+    original = source.CHUNK_SIZE
+    source.CHUNK_SIZE = size
+    try:
+        text = DecodedText(io.BytesIO(data))
+        chunks = list(text)
+    finally:
+        source.CHUNK_SIZE = original
+    assert text.line_count == "".join(chunks).count("\n")
+    assert text.lf_only == (data.count(b"\n") != data.count(b"\r\n"))
 
 
 @pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
