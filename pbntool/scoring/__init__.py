@@ -15,42 +15,97 @@ Grouping the results of an event and writing scores back into files belong to
 
 from __future__ import annotations
 
-from pbntool.scoring import comparison, duplicate, matchpoints, methods, par, rubber
-from pbntool.scoring.comparison import (
-    CrossAverage,
-    board_a_match,
-    butler_datum,
-    cross_imps,
-    field_board_a_match,
-    team_imps,
-)
-from pbntool.scoring.duplicate import (
-    board_dealer,
-    board_vulnerability,
-    duplicate_score,
-    imps,
-    score_ns,
-)
-from pbntool.scoring.matchpoints import (
-    Artificial,
-    FieldEntry,
-    MatchpointScale,
-    MatchpointScore,
-    PercentBase,
-    matchpoint_top,
-    neuberg,
-    score_matchpoints,
-)
-from pbntool.scoring.methods import Method, ScoringSpec
-from pbntool.scoring.rubber import (
-    DealPlay,
-    Line,
-    RubberKind,
-    RubberSession,
-    RubberState,
-    honours,
-    score_sequence,
-)
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pbntool.scoring import comparison, duplicate, matchpoints, methods, par, rubber
+    from pbntool.scoring.comparison import (
+        CrossAverage,
+        board_a_match,
+        butler_datum,
+        cross_imps,
+        field_board_a_match,
+        team_imps,
+    )
+    from pbntool.scoring.duplicate import (
+        board_dealer,
+        board_vulnerability,
+        duplicate_score,
+        imps,
+        score_ns,
+    )
+    from pbntool.scoring.matchpoints import (
+        Artificial,
+        FieldEntry,
+        MatchpointScale,
+        MatchpointScore,
+        PercentBase,
+        matchpoint_top,
+        neuberg,
+        score_matchpoints,
+    )
+    from pbntool.scoring.methods import Method, ScoringSpec
+    from pbntool.scoring.rubber import (
+        DealPlay,
+        Line,
+        RubberKind,
+        RubberSession,
+        RubberState,
+        honours,
+        score_sequence,
+    )
+
+# Each name is imported on first use (PEP 562): the Laws checks need the duplicate score
+# only, and importing rubber, matchpoints and comparison with it was 7% of the start-up of
+# every command.
+_EXPORTS: dict[str, str] = {
+    "CrossAverage": "comparison",
+    "board_a_match": "comparison",
+    "butler_datum": "comparison",
+    "cross_imps": "comparison",
+    "field_board_a_match": "comparison",
+    "team_imps": "comparison",
+    "board_dealer": "duplicate",
+    "board_vulnerability": "duplicate",
+    "duplicate_score": "duplicate",
+    "imps": "duplicate",
+    "score_ns": "duplicate",
+    "Artificial": "matchpoints",
+    "FieldEntry": "matchpoints",
+    "MatchpointScale": "matchpoints",
+    "MatchpointScore": "matchpoints",
+    "PercentBase": "matchpoints",
+    "matchpoint_top": "matchpoints",
+    "neuberg": "matchpoints",
+    "score_matchpoints": "matchpoints",
+    "Method": "methods",
+    "ScoringSpec": "methods",
+    "DealPlay": "rubber",
+    "Line": "rubber",
+    "RubberKind": "rubber",
+    "RubberSession": "rubber",
+    "RubberState": "rubber",
+    "honours": "rubber",
+    "score_sequence": "rubber",
+}
+_MODULES = frozenset({"comparison", "duplicate", "matchpoints", "methods", "par", "rubber"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _MODULES:
+        return importlib.import_module(f"pbntool.scoring.{name}")
+    if name in _EXPORTS:
+        module = importlib.import_module(f"pbntool.scoring.{_EXPORTS[name]}")
+        value = getattr(module, name)
+        globals()[name] = value  # the next access is a plain attribute
+        return value
+    raise AttributeError(f"module 'pbntool.scoring' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS, *_MODULES})
+
 
 __all__ = [
     "Artificial",
