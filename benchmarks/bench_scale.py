@@ -8,7 +8,10 @@ each command (pbntool's workers included):
 - ``pbntool validate`` (``-j 1`` and ``-j 2``) and endplay's LIN parser on the same boards
   written as LIN (skipped, with a message, while ``pbntool.formats.writing.open_writer(Format.LIN,
   ...)`` does not exist);
-- the speed-up of ``-j 2`` over ``-j 1``;
+- the speed-up of ``-j 2`` over ``-j 1``, and the ceiling this machine puts on it: two
+  ``-j 1`` processes run at once (each doing the whole job) take longer than one alone, as
+  two cores share caches, memory and the host's clock; ``2 x (one alone) / (two at once)``
+  is the most any ``-j 2`` could reach with the work split perfectly and nothing added;
 - ``-j 1`` against ``-j 2`` on a folder of many small real files (``--folder``, by default
   ``../shared/corpus``);
 - the time and total peak RSS to validate a file of ``--million`` boards (default 1,000,000;
@@ -64,6 +67,13 @@ with open(sys.argv[1], encoding="utf-8") as f:
     boards = pbn.load(f)
 print(len(boards))
 """
+PAIR = """\
+import subprocess, sys
+processes = [subprocess.Popen(sys.argv[1:]) for _ in range(2)]
+sys.exit(max(process.wait() for process in processes))
+"""
+"""Runs a command twice at once (the ceiling of ``-j 2``: see the module's docstring)."""
+
 ENDPLAY_LIN = ENDPLAY_PBN.replace("import pbn", "import lin").replace("pbn.load", "lin.load")
 
 # Samples the whole process tree of the command: a worker's memory and CPU count too (a
@@ -227,6 +237,26 @@ def pbntool(*args: str) -> list[str]:
     return [sys.executable, "-m", "pbntool", *args]
 
 
+def pair_of(command: Command) -> Command:
+    """``command`` (a ``-j 1`` run) twice at once, for the ceiling of ``-j 2``."""
+    name = command.name.replace("-j 1", "two -j 1 at once")
+    argv = [sys.executable, "-c", PAIR, *command.argv]
+    return Command(name, argv, 2 * command.boards, ok_codes=command.ok_codes)
+
+
+def print_ceiling(label: str, one: Command, two: Command, pair: Command) -> dict[str, float]:
+    """The speed-up of ``two`` over ``one`` next to the ceiling ``pair`` measured."""
+    if not (one.runs and two.runs and pair.runs):
+        return {}
+    speed_up = one.best.wall / two.best.wall
+    ceiling = 2 * one.best.wall / pair.best.wall
+    print(
+        f"  {label} -j 2 vs -j 1 (speed-up): x{speed_up:.2f}; two -j 1 at once: "
+        f"x{ceiling:.2f} (this machine's ceiling), -j 2 reaches {speed_up / ceiling:.0%} of it"
+    )
+    return {"speed_up": round(speed_up, 2), "ceiling": round(ceiling, 2)}
+
+
 def write_inputs(boards: int, seed: int) -> tuple[Path, Path | None, str]:
     """The PBN file and, when pbntool can write LIN, the same boards as LIN."""
     from pbntool.formats.writing import open_writer
@@ -350,6 +380,7 @@ def _run(
             n,
         ),
     ]
+    commands += [pair_of(commands[0]), pair_of(commands[2])]
     if endplay:
         commands.append(
             Command("endplay pbn.load", [sys.executable, "-c", ENDPLAY_PBN, str(pbn_path)], n)
@@ -377,6 +408,16 @@ def _run(
             measure(command, str(n) if command.name.startswith("endplay") else None)
     results["main"] = table(f"{n:,} boards", commands)
     _ratios(commands, results)
+    by_name = {command.name: command for command in commands}
+    results["ceilings"] = {
+        verb: print_ceiling(
+            verb,
+            by_name[f"pbntool {verb} -j 1"],
+            by_name[f"pbntool {verb} -j 2"],
+            by_name[f"pbntool {verb} two -j 1 at once"],
+        )
+        for verb in ("validate", "convert --to json")
+    }
     status = 0 if all(c.runs and not c.failures for c in commands) else 1
     if args.folder:
         status = max(status, _folder(args, results))
@@ -412,17 +453,21 @@ def _folder(args: argparse.Namespace, results: dict[str, object]) -> int:
         )
         for jobs in (1, 2)
     ]
+    commands += [pair_of(command) for command in commands if command.name.endswith("-j 1")]
     for _ in range(args.repeat):
         for command in commands:
             measure(command)
     results["folder"] = table(f"folder of {inputs:,} files, {boards:,} boards", commands)
-    ratios = {}
-    for verb in ("validate", "convert --to json"):
-        one, two = (c for c in commands if c.name.startswith(f"folder {verb} -j"))
-        if one.runs and two.runs:
-            ratios[verb] = round(one.best.wall / two.best.wall, 2)
-            print(f"  folder {verb} -j 2 vs -j 1 (speed-up): x{ratios[verb]:.2f}")
-    results["folder_ratios"] = ratios
+    by_name = {command.name: command for command in commands}
+    results["folder_ratios"] = {
+        verb: print_ceiling(
+            f"folder {verb}",
+            by_name[f"folder {verb} -j 1"],
+            by_name[f"folder {verb} -j 2"],
+            by_name[f"folder {verb} two -j 1 at once"],
+        )
+        for verb in ("validate", "convert --to json")
+    }
     return 0 if all(c.runs and not c.failures for c in commands) else 1
 
 
