@@ -150,6 +150,8 @@ def test_workers_spool_and_the_engine_removes_the_directory(
 ) -> None:
     """Real workers: the text of each slice comes back spooled, equal to the text of the
     same units run in this process, and closing the engine removes the spool directory."""
+    if not os.path.isdir(spool.SHARED_MEMORY):
+        pytest.skip("no /dev/shm on this system: the pipe carries every text")
     monkeypatch.setenv("PBNTOOL_SLICE_CHARS", "20000")
     path = tmp_path / "big.pbn"
     path.write_text(dumps(list(random_boards(11, 120))), encoding="utf-8", newline="")
