@@ -11,10 +11,11 @@ its text is (``Chunk.spool``); the main process copies it into the output with
 ``os.sendfile`` (in the kernel) and deletes the file after the chunk that ends it.
 
 Only a consumer that writes chunks to one stream in order takes spooled chunks
-(``StreamDestination``); ``Batch`` asks for spooling only then (``spool_ready``).  The files
-of a run live in one directory named after the main process, removed when the engine
-closes (also on SIGTERM/SIGHUP, which unwind through it); one left by a killed run is
-removed by the next run that spools.  Spooling is an optimisation only: no directory, a full
+(``StreamDestination``): ``convert`` sets ``Batch.spool`` only then, and only for a stream
+that gives the same bytes (``spool_ready``).  The files of a run live in one private
+directory named after the main process, removed when the engine closes (also on Ctrl-C,
+SIGTERM and SIGHUP, which unwind through it); one left by a killed run is removed by the
+next run that spools.  Spooling is an optimisation only: no directory, a full
 ``/dev/shm`` or text that does not encode leaves the text in the chunk, as before.
 """
 
