@@ -72,12 +72,39 @@ def test_a_large_text_goes_to_one_file_and_comes_back_byte_for_byte(worker: Path
     copier = SpoolCopier(out)
     for place in spooled:
         copier.copy(place)
-        out.write("|")  # text written between copies lands between them
+        copier.flush()
+        out.write("|")  # text written after a flush lands after the copied text
     copier.close()
     out.close()
     expected = "[header]\n" + "|".join(t for t in texts if t) + "|"
     assert (worker / "out.txt").read_bytes() == expected.encode()
     assert not Path(spooled[0].path).exists(), "the spool file outlived its last chunk"
+
+
+def test_consecutive_chunks_of_a_file_are_copied_at_once(
+    worker: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = spooled_results([_result("a" * 150, "b" * 150), _result("c" * 150)])
+    second = spooled_results([_result("d" * 150)])
+    places = [chunk.spool for result in (*first, *second) for chunk in result.chunks]
+    calls: list[int] = []
+    real = os.sendfile
+
+    def counted(target: int, source: int, offset: int, count: int) -> int:
+        calls.append(count)
+        return real(target, source, offset, count)
+
+    monkeypatch.setattr(os, "sendfile", counted)
+    out = _output(worker)
+    copier = SpoolCopier(out)
+    for place in places:
+        assert place is not None
+        copier.copy(place)
+    copier.close()
+    out.close()
+    assert (worker / "out.txt").read_text() == "a" * 150 + "b" * 150 + "c" * 150 + "d" * 150
+    assert calls == [450, 150], "one sendfile per spool file"
+    assert list(worker.iterdir()) == [worker / "out.txt"]
 
 
 def test_small_unencodable_or_unwritable_texts_stay_in_the_chunk(worker: Path) -> None:
@@ -111,7 +138,7 @@ def test_copier_falls_back_to_memory_where_sendfile_cannot(
     monkeypatch.setattr(os, "sendfile", refuse)
     out = _output(worker)
     out.write("a")
-    SpoolCopier(out).copy(place)
+    SpoolCopier(out).copy(place)  # the last chunk of its file: copied at once
     out.write("b")
     out.close()
     assert (worker / "out.txt").read_text() == "a" + "z" * 300 + "b"

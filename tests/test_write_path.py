@@ -292,3 +292,37 @@ def test_an_output_to_a_named_pipe_is_written_through_it(tmp_path: Path) -> None
     lines = data.decode("utf-8").splitlines()
     assert len(lines) == 2 and all(line.startswith("{") for line in lines)
     assert pipe.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["a.pbn", "pipe"]
+
+
+def test_inputs_are_walked_only_for_an_output_that_could_be_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new output file or a device cannot replace an input: the tree of inputs is not
+    walked for it (a second walk of a large tree before the run).  An existing file is
+    checked against every input, in a subdirectory and through a link as well."""
+    from pbntool.text import edit
+
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    _event(tree / "sub" / "a.pbn")
+    (tmp_path / "link.pbn").symlink_to(tree / "sub" / "a.pbn")
+    walks: list[str] = []
+    real_walk = os.walk
+
+    def counted(path: object, **options: object) -> object:
+        walks.append(str(path))
+        return real_walk(path, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(edit.os, "walk", counted)
+    inputs = edit.InputFiles.of([str(tree), "-"])
+    assert not inputs.holds(tmp_path / "new.json")
+    assert not inputs.holds(os.devnull)
+    assert walks == []
+    assert inputs.holds(tree / "sub" / "a.pbn")
+    assert inputs.holds(tmp_path / "link.pbn")
+    other = tmp_path / "other.pbn"
+    other.write_text("x")
+    assert not inputs.holds(other)
+    assert walks == [str(tree)], "the tree was walked more than once"
+    with pytest.raises(edit.WriteRefused):
+        edit.check_not_input(tmp_path / "link.pbn", inputs)

@@ -96,6 +96,7 @@ class StreamDestination(Destination):
             if chunk.spool is not None:
                 self._spooled.copy(chunk.spool)
             else:
+                self._spooled.flush()  # the text before this one first
                 self._output.stream.write(chunk.out)
         return []
 
@@ -108,7 +109,7 @@ class StreamDestination(Destination):
         self._output.finish()
 
     def abort(self) -> None:
-        self._spooled.close()
+        self._spooled.drop()
 
 
 @dataclass

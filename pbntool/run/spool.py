@@ -190,37 +190,56 @@ def spool_ready(stream: IO[str]) -> bool:
 
 
 class SpoolCopier:
-    """Appends spooled texts to a stream (``spool_ready``), in the kernel where it can; a
-    spool file stays open from its first chunk to its last, and is deleted then."""
+    """Appends spooled texts to a stream (``spool_ready``), in the kernel where it can.
+
+    Consecutive chunks of one spool file are copied together (a group of small files
+    returns a dozen chunks per file, each contiguous with the one before: one ``sendfile``
+    a chunk was 12,000 system calls on a folder of 1,500 files).  Call ``flush`` before
+    writing anything else to the stream; the file is deleted once its last chunk is out.
+    """
 
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
-        self._path: str | None = None
-        self._file: IO[bytes] | None = None
+        self._pending: Spooled | None = None
+        """The range of a spool file still to copy (``last``: it ends the file)."""
 
     def copy(self, spool: Spooled) -> None:
-        self.stream.flush()
-        source = self._open(spool.path)
-        if not _sendfile(source.fileno(), self.stream.fileno(), spool.offset, spool.size):
-            source.seek(spool.offset)
-            buffer = self.stream.buffer  # type: ignore[attr-defined]
-            buffer.write(source.read(spool.size))
-            buffer.flush()
+        pending = self._pending
+        if pending is not None and (pending.path, pending.offset + pending.size) == (
+            spool.path,
+            spool.offset,
+        ):
+            self._pending = Spooled(
+                spool.path, pending.offset, pending.size + spool.size, spool.last
+            )
+        else:
+            self.flush()
+            self._pending = spool
         if spool.last:
-            self.close()
-            _done_with(spool)
+            self.flush()
 
-    def _open(self, path: str) -> IO[bytes]:
-        if self._path != path or self._file is None:
-            self.close()
-            self._file = open(path, "rb")  # noqa: SIM115 - closed by close()
-            self._path = path
-        return self._file
+    def flush(self) -> None:
+        """Copy what is pending into the stream."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        self.stream.flush()
+        with open(pending.path, "rb") as source:
+            target = self.stream.fileno()
+            if not _sendfile(source.fileno(), target, pending.offset, pending.size):
+                source.seek(pending.offset)
+                buffer = self.stream.buffer  # type: ignore[attr-defined]
+                buffer.write(source.read(pending.size))
+                buffer.flush()
+        _done_with(pending)
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-        self._file = self._path = None
+        """Copy what is pending (the run ended normally)."""
+        self.flush()
+
+    def drop(self) -> None:
+        """Forget what is pending (the run failed: the output is dropped)."""
+        self._pending = None
 
 
 def _sendfile(source: int, target: int, offset: int, size: int) -> bool:

@@ -66,44 +66,59 @@ def write_error(target: str | Path, error: OSError) -> str:
 class InputFiles:
     """The files on disk that a run reads (device and inode of each), so no output replaces one.
 
-    Directories are walked up front (names only, cheap), archives count as the one file they
-    are; stdin and links to read are resolved like any path.
+    Directories are walked (names and a stat each) the first time an output that exists is
+    checked, not before: an output that does not exist yet, or a device (``/dev/null``, a
+    terminal), cannot replace an input, and walking a large tree twice, once before the run
+    could start, cost as much as its first walk.  Archives count as the one file they are;
+    stdin and links to read are resolved like any path.
     """
 
-    ids: set[tuple[int, int]] = field(default_factory=set)
+    paths: tuple[str, ...] = ()
+    follow_symlinks: bool = False
+    _ids: set[tuple[int, int]] | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, paths: Iterable[str], follow_symlinks: bool = False) -> InputFiles:
-        found = cls()
-        for path in paths:
-            if path == "-" or "://" in path or path.startswith("www."):
-                continue
-            found.add_tree(Path(path), follow_symlinks)
-        return found
+        kept = (p for p in paths if not (p == "-" or "://" in p or p.startswith("www.")))
+        return cls(tuple(kept), follow_symlinks)
 
-    def add_tree(self, path: Path, follow_symlinks: bool) -> None:
-        try:
-            if path.is_dir():
-                for root, _dirs, files in os.walk(path, followlinks=follow_symlinks):
-                    for name in files:
-                        self.add(Path(root, name))
-            else:
-                self.add(path)
-        except OSError:
-            pass  # an input that cannot be looked at is reported when it is read
-
-    def add(self, path: Path) -> None:
-        with contextlib.suppress(OSError):
-            info = path.stat()
-            self.ids.add((info.st_dev, info.st_ino))
+    @property
+    def ids(self) -> set[tuple[int, int]]:
+        """Device and inode of every input file (walked on first use)."""
+        if self._ids is None:
+            found: set[tuple[int, int]] = set()
+            for path in self.paths:
+                _add_tree(found, Path(path), self.follow_symlinks)
+            self._ids = found
+        return self._ids
 
     def holds(self, target: str | Path) -> bool:
         """Whether ``target`` (following links) is one of the inputs."""
         try:
             info = os.stat(target)
         except OSError:
-            return False
+            return False  # not there yet: no input is lost by writing it
+        if stat.S_ISCHR(info.st_mode):
+            return False  # a device: writing to it replaces no file
         return (info.st_dev, info.st_ino) in self.ids
+
+
+def _add_tree(found: set[tuple[int, int]], path: Path, follow_symlinks: bool) -> None:
+    try:
+        if path.is_dir():
+            for root, _dirs, files in os.walk(path, followlinks=follow_symlinks):
+                for name in files:
+                    _add(found, Path(root, name))
+        else:
+            _add(found, path)
+    except OSError:
+        pass  # an input that cannot be looked at is reported when it is read
+
+
+def _add(found: set[tuple[int, int]], path: Path) -> None:
+    with contextlib.suppress(OSError):
+        info = path.stat()
+        found.add((info.st_dev, info.st_ino))
 
 
 def check_not_input(target: str | Path, inputs: InputFiles | None) -> None:
