@@ -17,6 +17,12 @@ def main() -> None:
         from pbntool.cli import main as run
     except KeyboardInterrupt:
         sys.exit(128 + signal.SIGINT)
+    except RuntimeError as error:
+        # Python 3.11 wraps a Ctrl-C that lands while a class is being made (in an import)
+        # in a RuntimeError (``pbntool.cli.common.interruption``).
+        if isinstance(error.__cause__, KeyboardInterrupt):
+            sys.exit(128 + signal.SIGINT)
+        raise
     run()
 
 

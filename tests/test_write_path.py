@@ -326,3 +326,33 @@ def test_inputs_are_walked_only_for_an_output_that_could_be_one(
     assert walks == [str(tree)], "the tree was walked more than once"
     with pytest.raises(edit.WriteRefused):
         edit.check_not_input(tmp_path / "link.pbn", inputs)
+
+
+class _Stops:
+    """A descriptor whose ``__set_name__`` is where a signal handler's exit lands."""
+
+    def __init__(self, stop: BaseException) -> None:
+        self.stop = stop
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        raise self.stop
+
+
+@pytest.mark.parametrize("stop", [SystemExit(143), KeyboardInterrupt()], ids=["exit", "ctrl-c"])
+def test_a_signal_while_a_late_import_makes_a_class_still_ends_the_run(
+    stop: BaseException,
+) -> None:
+    """Python 3.11 wraps what a signal handler raises inside ``__set_name__`` (a class made
+    by an import the run does late) in a RuntimeError: the run ended with a traceback
+    instead of 128 + the signal (test_a_signal_leaves_no_temporary_file caught it once)."""
+    from pbntool.cli.common import pipe_safe
+
+    def command() -> None:
+        type("Late", (), {"field": _Stops(stop)})
+
+    with pytest.raises(RuntimeError) as wrapped:
+        command()
+    assert wrapped.value.__cause__ is stop  # what Python does
+    with pytest.raises(type(stop)) as ended:
+        pipe_safe(command)()
+    assert ended.value is stop

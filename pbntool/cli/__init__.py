@@ -16,7 +16,7 @@ import typer
 
 from pbntool import __version__
 from pbntool.cli.common import app as _app
-from pbntool.cli.common import silence_stdout
+from pbntool.cli.common import interruption, silence_stdout
 from pbntool.run.report import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED
 from pbntool.text.edit import exit_on_signals
 
@@ -138,3 +138,8 @@ def main() -> None:
         sys.exit(EXIT_CLOSED_PIPE)
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
+    except RuntimeError as error:  # a signal while a command's late import made a class
+        stop = interruption(error)
+        if stop is None:
+            raise
+        sys.exit(EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) else stop.code)

@@ -58,6 +58,7 @@ __all__ = [
     "batch_command",
     "batch_command_restating",
     "format_parser",
+    "interruption",
     "iter_records",
     "open_output",
     "open_text_output",
@@ -113,6 +114,19 @@ class FailOn(StrEnum):
 CommandT = TypeVar("CommandT", bound=Callable[..., None])
 
 
+def interruption(error: BaseException) -> SystemExit | KeyboardInterrupt | None:
+    """The exit or Ctrl-C that ``error`` wraps, if any.  Python 3.11 wraps what a signal
+    handler raises (``exit_on_signals``' exit, Ctrl-C) in a RuntimeError when it lands while
+    a class is being made (``__set_name__``): a run imports some modules late, and a SIGTERM
+    there ended with a traceback instead of its exit code."""
+    cause = error.__cause__
+    while cause is not None:
+        if isinstance(cause, (SystemExit, KeyboardInterrupt)):
+            return cause
+        cause = cause.__cause__
+    return None
+
+
 def pipe_safe(command: CommandT) -> CommandT:
     """End quietly with 141, as Unix tools do, when the reader of stdout goes away
     (``pbntool validate big/ | head``); click would otherwise exit 1, which means findings."""
@@ -127,6 +141,11 @@ def pipe_safe(command: CommandT) -> CommandT:
         except BrokenPipeError:
             silence_stdout()
             raise typer.Exit(EXIT_CLOSED_PIPE) from None
+        except RuntimeError as error:
+            stop = interruption(error)
+            if stop is None:
+                raise
+            raise stop from None
         except WriteRefused as refusal:
             typer.echo(f"pbntool: error: {refusal}", err=True)
             raise typer.Exit(EXIT_UNREADABLE) from None
