@@ -384,7 +384,7 @@ def test_a_value_the_next_board_has_not_is_written_empty() -> None:
 # --- corpus round trips -------------------------------------------------------------------
 
 
-def test_the_corpus_sample_goes_through_pbn_and_back_byte_for_byte() -> None:
+def test_the_corpus_sample_goes_through_pbn_and_back_byte_for_byte(corpus_dir: Path) -> None:
     original = EXAMPLE.read_text(encoding="utf-8")
     (board,) = boards(read(original))
     pbn = dumps_board(board, WriteOptions())
@@ -510,7 +510,7 @@ ROUND_TRIP_FILES = [
 
 
 @pytest.mark.parametrize("name", ROUND_TRIP_FILES)
-def test_real_pbn_files_go_through_rbn_and_back(name: str) -> None:
+def test_real_pbn_files_go_through_rbn_and_back(name: str, corpus_dir: Path) -> None:
     """Every board comes back, with all RBN carries; what differs is what OUT020 said."""
     path = CLUB / name if (CLUB / name).is_file() else CORPUS / name
     with path.open("rb") as stream:
@@ -531,7 +531,7 @@ def test_real_pbn_files_go_through_rbn_and_back(name: str) -> None:
     )
 
 
-def test_real_pbn_notes_and_suffixes_survive_rbn() -> None:
+def test_real_pbn_notes_and_suffixes_survive_rbn(corpus_dir: Path) -> None:
     path = CORPUS / "ContractBridge__pbnj/src/test/resources/correct_10.pbn"
     with path.open("rb") as stream:
         first = [record.board for record in read_pbn(stream, path.name) if record.board]
@@ -585,7 +585,7 @@ def run(*arguments: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cli_rbn_to_rbx_to_pbn_to_rbn(tmp_path: Path) -> None:
+def test_cli_rbn_to_rbx_to_pbn_to_rbn(tmp_path: Path, corpus_dir: Path) -> None:
     rbx = tmp_path / "example.rbx"
     to_rbx = run("convert", str(EXAMPLE), "--to", "rbx", "-o", str(rbx), "-q")
     assert to_rbx.returncode == 0, to_rbx.stderr
