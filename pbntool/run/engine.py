@@ -391,10 +391,9 @@ class ProcessEngine:
         so that the workers finish together.  A 64-file group taken last kept one worker
         busy a tenth of a second after the other had finished, in a folder of real files."""
         self.send_group()
+        # cancel() fails for a call a worker has taken (running or done): those stay.
         waiting = [
-            group
-            for group in self._waiting
-            if len(group.parts) == 1 and not group.parts[0][1].done() and group.parts[0][1].cancel()
+            group for group in self._waiting if len(group.parts) == 1 and group.parts[0][1].cancel()
         ]
         self._waiting.clear()
         left = sum(group.weight for group in waiting)

@@ -105,7 +105,7 @@ class StreamDestination(Destination):
         return spool_ready(self._output.stream)
 
     def close(self) -> None:
-        self._spooled.close()
+        self._spooled.flush()
         self._output.finish()
 
     def abort(self) -> None:

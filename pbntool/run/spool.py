@@ -39,7 +39,6 @@ __all__ = [
     "SpoolDirectory",
     "Spooled",
     "open_spool_directory",
-    "read_spooled",
     "set_worker_directory",
     "spool_ready",
     "spool_threshold",
@@ -233,10 +232,6 @@ class SpoolCopier:
                 buffer.flush()
         _done_with(pending)
 
-    def close(self) -> None:
-        """Copy what is pending (the run ended normally)."""
-        self.flush()
-
     def drop(self) -> None:
         """Forget what is pending (the run failed: the output is dropped)."""
         self._pending = None
@@ -246,12 +241,12 @@ def _sendfile(source: int, target: int, offset: int, size: int) -> bool:
     """Copy with ``os.sendfile``; False when nothing was copied and it cannot (a terminal,
     a system without it): the caller copies through memory then.  An error after a part
     was copied is raised (a full disk, a closed pipe), as a write's would be."""
-    end = offset + size
+    start, end = offset, offset + size
     while offset < end:
         try:
             sent = os.sendfile(target, source, offset, end - offset)
         except (AttributeError, OSError) as error:
-            if offset == end - size and _unsupported(error):
+            if offset == start and _unsupported(error):
                 return False
             raise
         if sent == 0:
@@ -264,15 +259,6 @@ def _unsupported(error: Exception) -> bool:
     return isinstance(error, AttributeError) or (
         isinstance(error, OSError) and error.errno in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP)
     )
-
-
-def read_spooled(spool: Spooled) -> str:
-    """A spooled text, read back (for a consumer that needs the string)."""
-    with open(spool.path, "rb") as source:
-        source.seek(spool.offset)
-        text = source.read(spool.size).decode("utf-8")
-    _done_with(spool)
-    return text
 
 
 def _done_with(spool: Spooled) -> None:

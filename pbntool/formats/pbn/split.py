@@ -212,11 +212,8 @@ def _plan_pbn(name: str, stream: BinaryIO, head: bytes) -> Iterator[Planned]:
         if piece is None:
             break
         batch.append(_pack(piece))
-        if isinstance(piece, GamePiece):
-            size += len(piece.block.text)
-            lf_seen = lf_seen or piece.lf_only
-        elif isinstance(piece, RegionPiece):
-            size += len(piece.text)
+        if not isinstance(piece, EncodingEvent):
+            size += len(piece.text if isinstance(piece, RegionPiece) else piece.block.text)
             lf_seen = lf_seen or piece.lf_only
         if size >= limit:
             yield _pbn_unit(name, tuple(batch), size, tracker, lf_seen)
