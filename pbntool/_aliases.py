@@ -1,9 +1,12 @@
-"""Old module paths of pbntool, still importable: each is the module it moved to.
+"""Names that resolve when first asked for: old module paths, and a package's lazy names.
 
 The package was regrouped into layered rooms (``docs/architecture.md``).  A program that
 imports an old path (``import pbntool.pbn``, ``from pbntool.event import compute``) gets the
 same module object as the new path, with a ``DeprecationWarning`` that names the new one.
 Nothing here is imported until an old path is asked for: the finder only compares names.
+
+``lazy_names`` makes the ``__getattr__`` of a package whose names load their submodule on
+first use (a run that sniffs RBN or BWS, or checks a score, must not load the rest).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import importlib
 import importlib.machinery
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -22,7 +25,7 @@ if TYPE_CHECKING:
 else:  # importlib.abc imports importlib.resources: a tenth of pbntool's start-up
     _Loader = _Finder = object
 
-__all__ = ["MOVED", "install"]
+__all__ = ["MOVED", "install", "lazy_names"]
 
 MOVED: dict[str, str] = {
     "pbntool.source": "pbntool.text.source",
@@ -108,3 +111,23 @@ def install() -> None:
     if not any(isinstance(finder, _AliasFinder) for finder in sys.meta_path):
         sys.meta_path.insert(0, _AliasFinder())  # before the path finder, which would load
         # an old submodule path (pbntool.pbn.writer) a second time from the new folder
+
+
+def lazy_names(
+    package: str, names: Mapping[str, str], modules: Iterable[str] = ()
+) -> Callable[[str], object]:
+    """A package's ``__getattr__`` (PEP 562): each of ``names`` is imported from its
+    submodule (``names[name]``) when first asked for, and kept in the package; each of
+    ``modules`` is a submodule reachable as an attribute."""
+    submodules = frozenset(modules)
+
+    def __getattr__(name: str) -> object:
+        if name in submodules:
+            return importlib.import_module(f"{package}.{name}")
+        if name not in names:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{names[name]}"), name)
+        setattr(sys.modules[package], name, value)  # the next access is a plain attribute
+        return value
+
+    return __getattr__

@@ -15,8 +15,9 @@ Grouping the results of an event and writing scores back into files belong to
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from pbntool._aliases import lazy_names
 
 if TYPE_CHECKING:
     from pbntool.scoring import comparison, duplicate, matchpoints, methods, par, rubber
@@ -92,15 +93,7 @@ _EXPORTS: dict[str, str] = {
 _MODULES = frozenset({"comparison", "duplicate", "matchpoints", "methods", "par", "rubber"})
 
 
-def __getattr__(name: str) -> object:
-    if name in _MODULES:
-        return importlib.import_module(f"pbntool.scoring.{name}")
-    if name in _EXPORTS:
-        module = importlib.import_module(f"pbntool.scoring.{_EXPORTS[name]}")
-        value = getattr(module, name)
-        globals()[name] = value  # the next access is a plain attribute
-        return value
-    raise AttributeError(f"module 'pbntool.scoring' has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, _EXPORTS, _MODULES)
 
 
 def __dir__() -> list[str]:

@@ -11,9 +11,9 @@ stands for (read with the PBN reader), ``writer`` turns a board back into labell
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from pbntool._aliases import lazy_names
 from pbntool.formats.rbn.syntax import CARRIED, LABELS, sniff, sniff_rbx
 
 if TYPE_CHECKING:
@@ -31,11 +31,7 @@ _LATER = {
 """Loaded when first asked for: sniffing an input imports this package for ``sniff``, and
 must not load the reader and the writer (every run, every worker sniffs)."""
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
+__getattr__ = lazy_names(__name__, _LATER)
 
 
 __all__ = [
