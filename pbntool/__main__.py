@@ -19,7 +19,7 @@ def main() -> None:
         sys.exit(128 + signal.SIGINT)
     except RuntimeError as error:
         # Python 3.11 wraps a Ctrl-C that lands while a class is being made (in an import)
-        # in a RuntimeError (``pbntool.cli.common.interruption``).
+        # in a RuntimeError (``pbntool.text.edit.interruption``).
         if isinstance(error.__cause__, KeyboardInterrupt):
             sys.exit(128 + signal.SIGINT)
         raise

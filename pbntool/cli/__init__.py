@@ -16,9 +16,9 @@ import typer
 
 from pbntool import __version__
 from pbntool.cli.common import app as _app
-from pbntool.cli.common import interruption, silence_stdout
+from pbntool.cli.common import silence_stdout
 from pbntool.run.report import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED
-from pbntool.text.edit import exit_on_signals
+from pbntool.text.edit import exit_on_signals, interruption
 
 if TYPE_CHECKING:
     app = _app

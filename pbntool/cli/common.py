@@ -39,7 +39,7 @@ from pbntool.run.report import (
 from pbntool.run.tasks import OutputFormat
 from pbntool.run.tasks import select_codes as _select_codes
 from pbntool.text.archives import Limits
-from pbntool.text.edit import InputFiles, WriteRefused, atomic_write, write_error
+from pbntool.text.edit import InputFiles, WriteRefused, atomic_write, interruption, write_error
 from pbntool.text.inputs import Input, Selection, iter_inputs
 from pbntool.text.source import MAX_GAME_ENV, MAX_RECORD_ENV
 
@@ -58,7 +58,6 @@ __all__ = [
     "batch_command",
     "batch_command_restating",
     "format_parser",
-    "interruption",
     "iter_records",
     "open_output",
     "open_text_output",
@@ -112,19 +111,6 @@ class FailOn(StrEnum):
 
 
 CommandT = TypeVar("CommandT", bound=Callable[..., None])
-
-
-def interruption(error: BaseException) -> SystemExit | KeyboardInterrupt | None:
-    """The exit or Ctrl-C that ``error`` wraps, if any.  Python 3.11 wraps what a signal
-    handler raises (``exit_on_signals``' exit, Ctrl-C) in a RuntimeError when it lands while
-    a class is being made (``__set_name__``): a run imports some modules late, and a SIGTERM
-    there ended with a traceback instead of its exit code."""
-    cause = error.__cause__
-    while cause is not None:
-        if isinstance(cause, (SystemExit, KeyboardInterrupt)):
-            return cause
-        cause = cause.__cause__
-    return None
 
 
 def pipe_safe(command: CommandT) -> CommandT:

@@ -42,6 +42,7 @@ __all__ = [
     "check_not_input",
     "exit_on_signals",
     "inside_directory_problem",
+    "interruption",
     "locked_in_place",
     "plain_file_problem",
     "write_error",
@@ -360,3 +361,16 @@ def exit_on_signals() -> None:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         with contextlib.suppress(ValueError, OSError):  # not the main thread: leave it
             signal.signal(signum, stop)
+
+
+def interruption(error: BaseException) -> SystemExit | KeyboardInterrupt | None:
+    """The exit (``exit_on_signals``) or Ctrl-C that ``error`` wraps, if any.  Python 3.11
+    wraps what a signal handler raises in a RuntimeError when it lands while a class is
+    being made (``__set_name__``): a run imports some modules late, and a SIGTERM there
+    ended with a traceback instead of its exit code."""
+    cause = error.__cause__
+    while cause is not None:
+        if isinstance(cause, (SystemExit, KeyboardInterrupt)):
+            return cause
+        cause = cause.__cause__
+    return None
