@@ -477,12 +477,7 @@ def _ratios(commands: list[Command], results: dict[str, object]) -> None:
     pairs = [
         ("validate -j 2 vs endplay pbn.load", "pbntool validate -j 2", "endplay pbn.load"),
         ("validate -j 1 vs endplay pbn.load", "pbntool validate -j 1", "endplay pbn.load"),
-        ("validate -j 2 vs -j 1 (speed-up)", "pbntool validate -j 2", "pbntool validate -j 1"),
-        (
-            "convert -j 2 vs -j 1 (speed-up)",
-            "pbntool convert --to json -j 2",
-            "pbntool convert --to json -j 1",
-        ),
+        # validate and convert -j 2 vs -j 1: printed with their ceiling (print_ceiling)
         ("validate LIN vs endplay lin.load", "pbntool validate LIN -j 2", "endplay lin.load"),
         (
             "validate LIN -j 2 vs -j 1 (speed-up)",
