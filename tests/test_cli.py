@@ -694,6 +694,24 @@ def test_closed_pipe_exit_status_is_141(tmp_path: Path) -> None:
     assert done.returncode == 141
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_closed_pipe_during_the_last_long_write_exits_141(tmp_path: Path, jobs: str) -> None:
+    # 300 clean boards: one slice, so the whole JSON (about 1 MB) is one write, the last.
+    # Python's BufferedWriter returns a short count when the reader leaves during it, and
+    # TextIOWrapper ignores the count: the rest was dropped and the exit status was 0.
+    _, text = generated(300, seed=5)
+    write(tmp_path / "clean.pbn", text)
+    command = " ".join([*MODULE, "convert", "--to", "json", "-j", jobs, "clean.pbn"])
+    done = subprocess.run(
+        ["bash", "-c", f"{command} | head -c 10 >/dev/null; exit ${{PIPESTATUS[0]}}"],
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 141, done.stderr.decode()
+
+
 @pytest.mark.parametrize("command", commands())
 def test_version(command: tuple[str, ...]) -> None:
     run = pbntool_run("--version", command=command)

@@ -356,3 +356,27 @@ def test_a_signal_while_a_late_import_makes_a_class_still_ends_the_run(
     with pytest.raises(type(stop)) as ended:
         pipe_safe(command)()
     assert ended.value is stop
+
+
+@pytest.mark.parametrize(
+    ("encoding", "errors", "newline"),
+    [("utf-8", "surrogateescape", None), ("utf-8", "strict", ""), ("utf-16", "strict", None)],
+)
+def test_write_whole_writes_what_write_would(
+    tmp_path: Path, encoding: str, errors: str, newline: str | None
+) -> None:
+    import io
+
+    from pbntool.text.edit import WHOLE_WRITE_CHARS, write_whole
+
+    long_text = "é\n" * WHOLE_WRITE_CHARS + ("\udce9" if errors == "surrogateescape" else "")
+    outputs = []
+    for writes in (io.TextIOWrapper.write, write_whole):
+        path = tmp_path / f"{writes.__name__}.txt"
+        with open(path, "w", encoding=encoding, errors=errors, newline=newline) as stream:
+            writes(stream, "head ")  # held in the stream's buffer: it must come first
+            writes(stream, long_text)
+            writes(stream, " tail")
+        outputs.append(path.read_bytes())
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0]) > 2 * WHOLE_WRITE_CHARS

@@ -39,7 +39,14 @@ from pbntool.run.report import (
 from pbntool.run.tasks import OutputFormat
 from pbntool.run.tasks import select_codes as _select_codes
 from pbntool.text.archives import Limits
-from pbntool.text.edit import InputFiles, WriteRefused, atomic_write, interruption, write_error
+from pbntool.text.edit import (
+    InputFiles,
+    WriteRefused,
+    atomic_write,
+    interruption,
+    write_error,
+    write_whole,
+)
 from pbntool.text.inputs import Input, Selection, iter_inputs
 from pbntool.text.source import MAX_GAME_ENV, MAX_RECORD_ENV
 
@@ -551,7 +558,7 @@ def write_chunks(batch: Batch, out: TextIO | None = None) -> None:
     stdout = sys.stdout if out is None else out
     for _source, chunk in batch:
         if chunk.out:
-            stdout.write(chunk.out)
+            write_whole(stdout, chunk.out)
         if chunk.err:
             sys.stderr.write(chunk.err)
     stdout.flush()

@@ -35,7 +35,13 @@ from pbntool.records import Record
 from pbntool.run.batch import Batch, BatchOptions, ProgressLike, UsageError, open_progress
 from pbntool.run.report import Tally
 from pbntool.run.tasks import DDCounts, DDTask
-from pbntool.text.edit import InputFiles, atomic_write, locked_in_place, plain_file_problem
+from pbntool.text.edit import (
+    InputFiles,
+    atomic_write,
+    locked_in_place,
+    plain_file_problem,
+    write_whole,
+)
 from pbntool.text.inputs import Input
 from pbntool.tools.dd import PbnFiller, SolverUnavailable, load_solver
 from pbntool.tools.select.kinds import Kind, parse_literal
@@ -210,7 +216,7 @@ def _solve(
     out = sys.stdout
     for _source, chunk in batch:
         if chunk.out:
-            out.write(chunk.out)
+            write_whole(out, chunk.out)
         if chunk.err:
             sys.stderr.write(chunk.err)
         if isinstance(chunk.payload, DDCounts):

@@ -23,7 +23,7 @@ from pbntool.formats.writing import BoardWriter, open_writer
 from pbntool.model import Board
 from pbntool.run.spool import SpoolCopier, spool_ready
 from pbntool.run.tasks import Chunk
-from pbntool.text.edit import AtomicFile, InputFiles, inside_directory_problem
+from pbntool.text.edit import AtomicFile, InputFiles, inside_directory_problem, write_whole
 from pbntool.text.inputs import Input
 
 __all__ = [
@@ -97,7 +97,7 @@ class StreamDestination(Destination):
                 self._spooled.copy(chunk.spool)
             else:
                 self._spooled.flush()  # the text before this one first
-                self._output.stream.write(chunk.out)
+                write_whole(self._output.stream, chunk.out)
         return []
 
     def takes_spooled(self) -> bool:

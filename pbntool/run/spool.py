@@ -21,10 +21,8 @@ next run that spools.  Spooling is an optimisation only: no directory, a full
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import errno
-import io
 import os
 import shutil
 import tempfile
@@ -33,6 +31,7 @@ from typing import IO, TypeVar
 
 from pbntool.formats.split import slice_chars
 from pbntool.run.tasks import Chunk, Spooled
+from pbntool.text.edit import plain_utf8
 
 __all__ = [
     "SpoolCopier",
@@ -176,16 +175,9 @@ def _replace_texts(results: list[R], places: Iterator[Spooled]) -> None:
 
 def spool_ready(stream: IO[str]) -> bool:
     """Whether spooled bytes copied into ``stream``'s file are what writing the text to
-    ``stream`` would give: a UTF-8 text stream over a file descriptor, strict errors and
-    no line-end translation."""
-    if not isinstance(stream, io.TextIOWrapper) or os.linesep != "\n":
-        return False
-    try:
-        stream.fileno()
-        encoding = codecs.lookup(stream.encoding).name
-    except (OSError, ValueError, LookupError):  # io.UnsupportedOperation is both
-        return False
-    return encoding == "utf-8" and stream.errors == "strict"
+    ``stream`` would give: ``pbntool.text.edit.plain_utf8``, with strict errors (the
+    workers encode strictly)."""
+    return plain_utf8(stream) and getattr(stream, "errors", None) == "strict"
 
 
 class SpoolCopier:

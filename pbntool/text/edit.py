@@ -18,6 +18,7 @@ Every command that writes a file (``convert``, ``select``, ``score``, ``dedupe``
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import fcntl
@@ -45,12 +46,53 @@ __all__ = [
     "interruption",
     "locked_in_place",
     "plain_file_problem",
+    "plain_utf8",
     "write_error",
+    "write_whole",
 ]
 
 
 class WriteRefused(Exception):
     """An output that must not be written, with the reason (a usage error: exit 2)."""
+
+
+WHOLE_WRITE_CHARS = 1 << 16
+"""Texts at least this long go to the stream's file in a checked loop (``write_whole``)."""
+
+
+def write_whole(stream: IO[str], text: str) -> None:
+    """``stream.write(text)``, and no part of a long text dropped in silence.
+
+    A text longer than the stream's buffer goes straight to the file, and when a pipe's
+    reader leaves (``| head``) after the system took part of it, ``BufferedWriter.write``
+    returns the short count without an error; ``TextIOWrapper`` ignores that count.  The
+    rest was dropped and, if it was the last write, the command exited 0 instead of 141.
+    Here the bytes of a long text are written until all are taken: the write after a short
+    one raises (``BrokenPipeError``, or the disk's error)."""
+    if len(text) < WHOLE_WRITE_CHARS or not plain_utf8(stream):
+        stream.write(text)
+        return
+    assert isinstance(stream, io.TextIOWrapper)
+    stream.flush()
+    data = memoryview(text.encode("utf-8", stream.errors or "strict"))
+    while data:
+        data = data[stream.buffer.write(data) :]
+
+
+def plain_utf8(stream: IO[str]) -> bool:
+    """Whether ``stream`` is a UTF-8 text stream over a file with no line-end translation:
+    its file then holds the text's UTF-8 bytes (encoded with ``stream.errors``).  A
+    ``TextIOWrapper`` does not tell its ``newline``: the streams this is asked about are
+    pbntool's own (stdout, and ``AtomicFile``'s ``newline=""``), and a stream opened with
+    ``newline="\\r\\n"`` would wrongly pass."""
+    if not isinstance(stream, io.TextIOWrapper) or os.linesep != "\n":
+        return False
+    try:
+        stream.fileno()
+        encoding = codecs.lookup(stream.encoding).name
+    except (OSError, ValueError, LookupError):  # io.UnsupportedOperation is both
+        return False
+    return encoding == "utf-8"
 
 
 def write_error(target: str | Path, error: OSError) -> str:
