@@ -596,3 +596,28 @@ def test_regions_split_where_the_reader_splits(corpus_dir: Path) -> None:
     # A region is the limit or a game more (dd's gathering wants every slice but the last
     # at least the unit size).
     assert len(sizes) > 20 and all(4096 <= size < 4096 + 2000 for size in sizes[:-1])
+
+
+def test_records_merge_into_chunks_unless_they_have_an_error_or_a_payload() -> None:
+    from pbntool.diagnostics import Severity
+    from pbntool.run.tasks import chunks_of
+
+    warning = ("PBN007", int(Severity.WARNING), False)
+    error = ("CON004", int(Severity.ERROR), False)
+    entries = [
+        Entry("a", "", True),
+        Entry("b", "w1", True, (warning,)),
+        Entry("c", "w2", False, (warning, warning)),
+        Entry("d", "e", True, (error,)),
+        Entry("e", "", True),
+        Entry("f", "", True, (), payload=7),
+    ]
+    chunks = chunks_of(entries, want_marks=True)
+    assert [(c.out, c.err, c.records, c.boards, len(c.findings)) for c in chunks] == [
+        ("abc", "w1w2", 3, 2, 3),  # warnings cannot stop --max-errors: they merge
+        ("d", "e", 1, 1, 1),  # --max-errors stops right after the record of its last error
+        ("e", "", 1, 1, 0),
+        ("f", "", 1, 1, 0),
+    ]
+    assert chunks[0].marks == (1, 2)  # where each board's text ends
+    assert chunks[3].payload == 7
