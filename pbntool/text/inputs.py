@@ -58,13 +58,16 @@ CONTAINER_SUFFIXES = frozenset(ARCHIVE_SUFFIXES) | frozenset(COMPRESSED_SUFFIXES
 by the data suffixes)."""
 
 _data_suffixes: frozenset[str] = frozenset()
+_readable_endings: tuple[str, ...] = tuple(CONTAINER_SUFFIXES)
+"""``readable_suffixes()`` as ``str.endswith`` takes them (one call a file in a walk)."""
 
 
 def use_data_suffixes(suffixes: frozenset[str]) -> None:
     """Set the suffixes of the data files a walk picks up.  The format registry calls this
     when it is imported (``pbntool.formats``): this layer does not know the formats."""
-    global _data_suffixes
+    global _data_suffixes, _readable_endings
     _data_suffixes = frozenset(suffix.lower() for suffix in suffixes)
+    _readable_endings = tuple(sorted(readable_suffixes()))
 
 
 def readable_suffixes() -> frozenset[str]:
@@ -126,8 +129,7 @@ class Selection:
             return False
         if self.include:
             return any(_matches(pattern, relative) for pattern in self.include)
-        lower = relative.lower()
-        return any(lower.endswith(suffix) for suffix in readable_suffixes())
+        return relative.lower().endswith(_readable_endings)
 
     def excluded(self, relative: str) -> bool:
         return any(_matches(pattern, relative) for pattern in self.exclude)
@@ -213,7 +215,7 @@ def input_bytes(arguments: Iterable[str], selection: Selection | None = None) ->
         if kind == "dir":
             for item in _walk_files(path, chosen):
                 if not isinstance(item, Input):
-                    total += _size(item[0])
+                    total += item[2]
         elif kind == "file":
             total += _size(path)
     return total
@@ -275,11 +277,18 @@ def _stdin(selection: Selection) -> Iterator[Input]:
     yield from _archive(again, "<stdin>", "stdin", kind, selection, 1)
 
 
-def _file(name: str, path: Path, relative: str, selection: Selection) -> Iterator[Input]:
+def _file(
+    name: str, path: Path, relative: str, selection: Selection, size: int | None = None
+) -> Iterator[Input]:
+    """A file (``size``: from the walk's ``stat``), or the members of the archive it is."""
     try:
-        size = path.stat().st_size
-        with open(path, "rb") as stream:
-            head = stream.read(SNIFF)
+        descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            if size is None:
+                size = os.fstat(descriptor).st_size
+            head = os.read(descriptor, SNIFF)
+        finally:
+            os.close(descriptor)
     except OSError as error:
         yield _unreadable(name, error.strerror or str(error))
         return
@@ -417,12 +426,12 @@ def _walk(root: Path, selection: Selection) -> Iterator[Input]:
         if isinstance(item, Input):
             yield item
         else:
-            path, relative = item
-            yield from _file(str(path), path, relative, selection)
+            path, relative, size = item
+            yield from _file(str(path), path, relative, selection, size)
 
 
-def _walk_files(root: Path, selection: Selection) -> Iterator[tuple[Path, str] | Input]:
-    """The files under ``root`` that are read, as ``(path, relative)``, in sorted path order
+def _walk_files(root: Path, selection: Selection) -> Iterator[tuple[Path, str, int] | Input]:
+    """The files under ``root`` that are read, as ``(path, relative, size)``, in sorted path order
     (a directory's files and subdirectories interleaved by name, as sorting the full paths
     would give), and what cannot be walked as an ``Input`` with its finding; streamed, without
     recursion (a hostile tree may be deeper than Python's stack).  Nothing is opened."""
@@ -464,35 +473,40 @@ def _entry(
     visited: set[str],
     selection: Selection,
     subdirectories: list[tuple[Path, str]],
-) -> Iterator[tuple[Path, str] | Input]:
-    path = Path(entry.path)
+) -> Iterator[tuple[Path, str, int] | Input]:
+    name = entry.path
     try:
         is_link = entry.is_symlink()
-        mode = os.stat(path).st_mode  # follows links
+        found = os.stat(name)  # follows links
     except OSError as error:
         if _is_link(entry):
             if selection.wants(relative):
-                yield _link(path, "it points at nothing")
+                yield _link(Path(name), "it points at nothing")
         else:
-            yield _unreadable(str(path), error.strerror or str(error))
+            yield _unreadable(name, error.strerror or str(error))
+        return
+    mode = found.st_mode
+    if stat.S_ISREG(mode) and not is_link:  # the common case, first
+        if selection.wants(relative):
+            yield Path(name), relative, found.st_size
         return
     if is_link and not stat.S_ISDIR(mode) and not selection.wants(relative):
         return
     if is_link and not selection.follow_symlinks:
-        target = os.path.realpath(path)
+        target = os.path.realpath(name)
         if not _inside(target, real_root):
-            yield _link(path, "it leads out of the tree (--follow-symlinks follows it)")
+            yield _link(Path(name), "it leads out of the tree (--follow-symlinks follows it)")
             return
         if stat.S_ISDIR(mode):
             return  # a link to a directory of the same tree: that directory is walked anyway
     if stat.S_ISDIR(mode):
-        real = os.path.realpath(path)
+        real = os.path.realpath(name)
         if real in visited:
             return  # a cycle of links
         visited.add(real)
-        subdirectories.append((path, relative + "/"))
+        subdirectories.append((Path(name), relative + "/"))
     elif stat.S_ISREG(mode) and selection.wants(relative):
-        yield path, relative
+        yield Path(name), relative, found.st_size
 
 
 def _is_link(entry: os.DirEntry[str]) -> bool:
