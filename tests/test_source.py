@@ -84,3 +84,41 @@ def test_utf16_lines_longer_than_a_chunk(encoding: str, monkeypatch: pytest.Monk
     assert "".join(chunks) == text
     assert all(chunk.endswith("\n") for chunk in chunks[:-1])
     assert events[0][0].startswith("UTF-16")
+
+
+def first_fallback_line(data: bytes) -> int | None:
+    """The line number of the first line that is not UTF-8 (what SRC002 reports)."""
+    lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    return next((n for n, line in enumerate(lines, 1) if source.decode_bytes_line(line)[1]), None)
+
+
+mixed_lines = st.lists(
+    st.sampled_from(
+        [b"abc", b"caf\xc3\xa9", b"caf\xe9", b"\xc3", b"\x81\x8d", b"\xe2\x82\xac", b""]
+    ),
+    max_size=8,
+).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(mixed_lines, max_size=25),
+    window=st.integers(min_value=1, max_value=9),
+    size=st.integers(min_value=1, max_value=64),
+)
+def test_mixed_encodings_decode_line_by_line_whatever_the_window(
+    lines: list[bytes], window: int, size: int
+) -> None:
+    # Runs of valid lines are decoded a window at a time: a window may end inside a UTF-8
+    # sequence, or hold the line end before a line that falls back.
+    data = b"\n".join(lines)
+    assume(source.sniff_utf16(data[:4]) is None and not data.startswith(codecs.BOM_UTF8))
+    originals = source.DECODE_WINDOW, source.CHUNK_SIZE
+    source.DECODE_WINDOW, source.CHUNK_SIZE = window, size
+    try:
+        chunks, events = decoded(data)
+    finally:
+        source.DECODE_WINDOW, source.CHUNK_SIZE = originals
+    assert "".join(chunks) == expected_text(data)
+    first = first_fallback_line(data)
+    assert [line for _, line in events] == ([] if first is None else [first])

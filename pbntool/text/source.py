@@ -73,6 +73,11 @@ class EncodingEvent:
     from_bom: bool
 
 
+DECODE_WINDOW = 1 << 13
+"""About this many bytes of whole lines are decoded at a time in a chunk that is not all
+UTF-8 (``DecodedText._decode_mixed``)."""
+
+
 def line_codec(raw: bytes) -> str:
     """The codec of one line, the one rule every reader and editor uses: UTF-8 when valid,
     else Windows-1252, else Latin-1 (for the five bytes Windows-1252 leaves undefined)."""
@@ -245,16 +250,41 @@ class DecodedText:
         return rest
 
     def _decode_mixed(self, data: bytes, reported: bool) -> str:
-        """Decode a chunk that is not valid UTF-8 line by line, noting the first fallback."""
-        out = []
-        for number, raw in enumerate(data.split(b"\n")):
-            text, fallback = decode_bytes_line(raw)
-            if fallback and not reported:
+        """Decode a chunk that is not valid UTF-8 by the one-line rule (``decode_bytes_line``),
+        noting the first fallback.  The valid lines between those that fall back are
+        decoded in runs (a UTF-8 sequence never holds a line end, so a run's first error is
+        in the line that falls back, and the lines before it are valid): line by line, a
+        Latin-1 file cost the planner of ``-j`` a Python call per line, three times this.
+        A run is decoded whole lines of a window at a time, because an error copies what
+        was being decoded into the exception: in a binary file, with an error a line, each
+        would copy the rest of its chunk."""
+        out: list[str] = []
+        view = memoryview(data)
+        start, end = 0, len(data)
+        while start < end:
+            stop = data.rfind(b"\n", start, start + DECODE_WINDOW) + 1  # whole lines
+            if stop <= start:  # a line longer than the window: all of it
+                stop = data.find(b"\n", start + DECODE_WINDOW) + 1 or end
+            try:
+                out.append(codecs.utf_8_decode(view[start:stop], "strict", True)[0])
+            except UnicodeDecodeError as error:
+                bad = start + error.start
+            else:
+                start = stop
+                continue
+            line_start = data.rfind(b"\n", start, bad) + 1 or start
+            line_end = data.find(b"\n", bad)
+            line_end = end if line_end < 0 else line_end
+            out.append(codecs.utf_8_decode(view[start:line_start], "strict", True)[0])
+            raw = data[line_start:line_end]
+            out.append(decode_bytes_line(raw)[0])
+            if not reported:
                 encoding = "Windows-1252" if _is_cp1252(raw) else "Latin-1"
-                self.events.append(EncodingEvent(encoding, self.line_count + number + 1, False))
+                line = self.line_count + data.count(b"\n", 0, line_start) + 1
+                self.events.append(EncodingEvent(encoding, line, False))
                 reported = True
-            out.append(text)
-        return "\n".join(out)
+            start = line_end
+        return "".join(out)
 
     def _iter_utf16(self, head: bytes, encoding: str) -> Iterator[str]:
         bom = head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
