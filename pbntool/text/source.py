@@ -73,7 +73,7 @@ class EncodingEvent:
     from_bom: bool
 
 
-DECODE_WINDOW = 1 << 13
+DECODE_WINDOW = 8 << 10
 """About this many bytes of whole lines are decoded at a time in a chunk that is not all
 UTF-8 (``DecodedText._decode_mixed``)."""
 
