@@ -621,3 +621,26 @@ def test_records_merge_into_chunks_unless_they_have_an_error_or_a_payload() -> N
     ]
     assert chunks[0].marks == (1, 2)  # where each board's text ends
     assert chunks[3].payload == 7
+
+
+def test_a_mid_sized_input_is_spread_over_the_workers(tmp_path: Path) -> None:
+    from pbntool.formats.split import SLICE_CHARS, SPREAD_SLICE_CHARS, spread_slice_chars
+    from pbntool.run.batch import Batch, BatchOptions
+    from pbntool.run.tasks import ValidateTask
+
+    assert spread_slice_chars(None, 2) is None  # stdin: its size is not known
+    assert spread_slice_chars(10 * SLICE_CHARS, 2) is None  # enough default slices
+    assert spread_slice_chars(SLICE_CHARS, 1) is None  # one job: nothing to spread
+    assert spread_slice_chars(SLICE_CHARS, 2) == SLICE_CHARS // 4  # two slices a worker
+    assert spread_slice_chars(SLICE_CHARS // 2, 2) == SPREAD_SLICE_CHARS  # not smaller
+
+    path = tmp_path / "event.pbn"
+    path.write_text(dumps(list(random_boards(3, 2500))), encoding="utf-8")
+    assert SLICE_CHARS < path.stat().st_size < 2 * SLICE_CHARS
+    units = {}
+    for jobs in (1, 2):
+        batch = Batch(BatchOptions(paths=(str(path),), jobs=jobs), ValidateTask())
+        units[jobs] = [plan.prepare().weight for plan in batch._plans(local=True)]
+    assert len(units[1]) == 2  # a megabyte and the rest: one worker would wait for the other
+    assert len(units[2]) >= 4
+    assert sum(units[1]) == sum(units[2])

@@ -172,6 +172,20 @@ def slice_chars() -> int:
     return _chosen_chars[-1] if _chosen_chars else SLICE_CHARS
 
 
+SPREAD_SLICE_CHARS = 256 << 10
+"""The smallest slice ``spread_slice_chars`` chooses (a few dozen milliseconds of work)."""
+
+
+def spread_slice_chars(size: int | None, jobs: int) -> int | None:
+    """A slice size that gives each of ``jobs`` workers two slices of an input of ``size``
+    bytes, when the default would give them fewer (None: the default).  With 1 MiB
+    slices a 1.1 MB file was two units, one of them tiny, and ``-j 2`` took longer than
+    ``-j 1`` (0.34 s against 0.31 s)."""
+    if jobs < 2 or size is None or size >= 2 * jobs * SLICE_CHARS:
+        return None
+    return max(size // (2 * jobs), SPREAD_SLICE_CHARS)
+
+
 @contextlib.contextmanager
 def slices_of(chars: int) -> Iterator[None]:
     """Splitters asked for a slice size while this is open cut slices of about ``chars``

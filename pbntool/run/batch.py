@@ -17,7 +17,7 @@ from typing import Protocol, TextIO
 
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
-from pbntool.formats.split import slices_of
+from pbntool.formats.split import slices_of, spread_slice_chars
 from pbntool.run.engine import available_cores, open_engine, run_ordered
 from pbntool.run.report import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Tally
 from pbntool.run.tasks import Chunk, DialectTask, Task, finding
@@ -166,21 +166,26 @@ class Batch:
         return limit is not None and self.tally.severity_count(Severity.ERROR) >= limit
 
     def _plans(self, local: bool) -> Iterator[Planned]:
+        jobs = self.options.job_count if local else 1
         for source in self.options.sources():
             self.tally.inputs += 1
             whole = self.options.dialect is not None
-            for plan in self._sliced(plan_input(source, self.options.form, local, whole)):
+            chars = self.unit_chars or spread_slice_chars(source.size, jobs)
+            planned = plan_input(source, self.options.form, local, whole)
+            for plan in self._sliced(planned, chars):
                 plan.source = source
                 yield plan
 
-    def _sliced(self, planned: Iterator[Planned]) -> Iterator[Planned]:
-        """``planned`` cut in slices of the command's size: the size holds while the planner
-        runs (between two units), not while the command writes what it has."""
-        if self.unit_chars is None:
+    @staticmethod
+    def _sliced(planned: Iterator[Planned], chars: int | None) -> Iterator[Planned]:
+        """``planned`` cut in slices of ``chars`` (None: the splitters' default): the command's
+        size, or one that spreads a mid-sized input over the workers.  The size holds while
+        the planner runs (between two units), not while the command writes what it has."""
+        if chars is None:
             yield from planned
             return
         while True:
-            with slices_of(self.unit_chars):
+            with slices_of(chars):
                 plan = next(planned, None)
             if plan is None:
                 return
