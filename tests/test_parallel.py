@@ -644,3 +644,13 @@ def test_a_mid_sized_input_is_spread_over_the_workers(tmp_path: Path) -> None:
     assert len(units[1]) == 2  # a megabyte and the rest: one worker would wait for the other
     assert len(units[2]) >= 4
     assert sum(units[1]) == sum(units[2])
+
+
+def test_workers_keep_freed_memory_with_glibc() -> None:
+    import platform
+
+    from pbntool.run.engine import keep_freed_memory
+
+    applied = keep_freed_memory()  # what each worker does as it starts
+    if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
+        assert applied

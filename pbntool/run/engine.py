@@ -51,6 +51,7 @@ __all__ = [
     "ProcessEngine",
     "UnitResult",
     "available_cores",
+    "keep_freed_memory",
     "open_engine",
     "run_group",
     "run_ordered",
@@ -244,6 +245,30 @@ def _worker_start(spool_directory: str | None = None) -> None:
         signal.signal(signum, signal.SIG_DFL)
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)
+    keep_freed_memory()
+
+
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+"""glibc's ``mallopt`` parameters (malloc.h)."""
+
+
+def keep_freed_memory() -> bool:
+    """In a worker: glibc's malloc serves large blocks (a slice's text, its JSON) from the
+    heap and keeps what is freed for the next unit, instead of mapping fresh pages for each
+    and returning them.  Measured on 20,000 boards to JSON with ``-j 2``: the workers' page
+    faults 42,000 -> 16,000, ``-j 2`` 2% faster (the folder of real files too).  A process
+    that runs the whole job alone (``-j 1``) gained nothing from it.  No glibc (musl,
+    macOS): nothing to tune (False)."""
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        return False
+    # 32 MiB is glibc's largest threshold: larger blocks are still mapped.
+    mapped = mallopt(M_MMAP_THRESHOLD, 32 << 20)
+    trimmed = mallopt(M_TRIM_THRESHOLD, 128 << 20)
+    return bool(mapped and trimmed)
 
 
 UNITS_IN_FLIGHT_PER_JOB = 256
