@@ -696,10 +696,11 @@ def test_closed_pipe_exit_status_is_141(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_closed_pipe_during_the_last_long_write_exits_141(tmp_path: Path, jobs: str) -> None:
-    # 300 clean boards: one slice, so the whole JSON (about 1 MB) is one write, the last.
-    # Python's BufferedWriter returns a short count when the reader leaves during it, and
-    # TextIOWrapper ignores the count: the rest was dropped and the exit status was 0.
-    _, text = generated(300, seed=5)
+    # -j 1, 300 clean boards: one slice, so the whole JSON (about 1 MB) is one write, the
+    # last.  Python's BufferedWriter returns a short count when the reader leaves during it,
+    # and TextIOWrapper ignores the count: the rest was dropped and the exit status was 0.
+    # -j 2, 2,000 boards (1 MB): slices run by workers, their JSON copied from spool files.
+    _, text = generated(300 if jobs == "1" else 2000, seed=5)
     write(tmp_path / "clean.pbn", text)
     command = " ".join([*MODULE, "convert", "--to", "json", "-j", jobs, "clean.pbn"])
     done = subprocess.run(
