@@ -679,11 +679,11 @@ def test_closed_pipe_ends_quietly(big_file: Path, arguments: list[str]) -> None:
     assert done.returncode != 0  # the writer saw the pipe close
 
 
-def test_closed_pipe_exit_status_is_141(tmp_path: Path) -> None:
-    # Several slices of work, so output is still being written when head has gone.
-    _, text = generated(4000, seed=2)
+def convert_into_head(tmp_path: Path, boards: int, seed: int, *flags: str) -> int:
+    """The exit status of ``convert --to json`` of clean boards into ``head -c 10``."""
+    _, text = generated(boards, seed=seed)
     write(tmp_path / "clean.pbn", text)
-    command = " ".join([*MODULE, "convert", "--to", "json", "clean.pbn"])
+    command = " ".join([*MODULE, "convert", "--to", "json", *flags, "clean.pbn"])
     done = subprocess.run(
         ["bash", "-c", f"{command} | head -c 10 >/dev/null; exit ${{PIPESTATUS[0]}}"],
         capture_output=True,
@@ -691,7 +691,12 @@ def test_closed_pipe_exit_status_is_141(tmp_path: Path) -> None:
         timeout=120,
         check=False,
     )
-    assert done.returncode == 141
+    return done.returncode
+
+
+def test_closed_pipe_exit_status_is_141(tmp_path: Path) -> None:
+    # Several slices of work, so output is still being written when head has gone.
+    assert convert_into_head(tmp_path, 4000, 2) == 141
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -700,17 +705,7 @@ def test_closed_pipe_during_the_last_long_write_exits_141(tmp_path: Path, jobs: 
     # last.  Python's BufferedWriter returns a short count when the reader leaves during it,
     # and TextIOWrapper ignores the count: the rest was dropped and the exit status was 0.
     # -j 2, 2,000 boards (1 MB): slices run by workers, their JSON copied from spool files.
-    _, text = generated(300 if jobs == "1" else 2000, seed=5)
-    write(tmp_path / "clean.pbn", text)
-    command = " ".join([*MODULE, "convert", "--to", "json", "-j", jobs, "clean.pbn"])
-    done = subprocess.run(
-        ["bash", "-c", f"{command} | head -c 10 >/dev/null; exit ${{PIPESTATUS[0]}}"],
-        capture_output=True,
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 141, done.stderr.decode()
+    assert convert_into_head(tmp_path, 300 if jobs == "1" else 2000, 5, "-j", jobs) == 141
 
 
 @pytest.mark.parametrize("command", commands())

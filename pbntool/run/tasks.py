@@ -189,8 +189,8 @@ def chunks_of(entries: Iterable[Entry], want_marks: bool) -> list[Chunk]:
     for entry in entries:
         if entry.payload is not None or _has_error(entry.findings):
             if run_records:
-                chunks.append(_run(out, err, aside, found, run_records, run_boards, marks,
-                                   want_marks))  # fmt: skip
+                run = _run(out, err, aside, found, run_records, run_boards, marks, want_marks)
+                chunks.append(run)
                 out, err, aside, marks, found = [], [], [], [], []
                 run_records = run_boards = length = 0
             mark = (len(entry.out),) if want_marks and entry.board else ()

@@ -486,10 +486,6 @@ def _entry(
             yield _unreadable(name, error.strerror or str(error))
         return
     mode = found.st_mode
-    if stat.S_ISREG(mode) and not is_link:  # the common case, first
-        if selection.wants(relative):
-            yield Path(name), relative, found.st_size
-        return
     if is_link and not stat.S_ISDIR(mode) and not selection.wants(relative):
         return
     if is_link and not selection.follow_symlinks:
