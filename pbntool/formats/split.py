@@ -180,8 +180,11 @@ def spread_slice_chars(size: int | None, jobs: int) -> int | None:
     """A slice size that gives each of ``jobs`` workers two slices of an input of ``size``
     bytes, when the default would give them fewer (None: the default).  With 1 MiB
     slices a 1.1 MB file was two units, one of them tiny, and ``-j 2`` took longer than
-    ``-j 1`` (0.34 s against 0.31 s)."""
-    if jobs < 2 or size is None or size >= 2 * jobs * SLICE_CHARS:
+    ``-j 1`` (0.34 s against 0.31 s).  An input no bigger than the smallest spread slice is
+    one unit either way: None keeps it small enough to be sent by its path unread
+    (``SMALLEST_SLICE_SHARE``), where a 256 KiB slice size would have this process read
+    every file over 64 KiB."""
+    if jobs < 2 or size is None or size >= 2 * jobs * SLICE_CHARS or size <= SPREAD_SLICE_CHARS:
         return None
     return max(size // (2 * jobs), SPREAD_SLICE_CHARS)
 
