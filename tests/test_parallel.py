@@ -633,6 +633,8 @@ def test_a_mid_sized_input_is_spread_over_the_workers(tmp_path: Path) -> None:
     assert spread_slice_chars(SLICE_CHARS, 1) is None  # one job: nothing to spread
     assert spread_slice_chars(SLICE_CHARS, 2) == SLICE_CHARS // 4  # two slices a worker
     assert spread_slice_chars(SLICE_CHARS // 2, 2) == SPREAD_SLICE_CHARS  # not smaller
+    # One unit either way: the default slice size lets the planner send it by its path.
+    assert spread_slice_chars(SPREAD_SLICE_CHARS, 2) is None
 
     path = tmp_path / "event.pbn"
     path.write_text(dumps(list(random_boards(3, 2500))), encoding="utf-8")
@@ -645,6 +647,15 @@ def test_a_mid_sized_input_is_spread_over_the_workers(tmp_path: Path) -> None:
     assert len(units[2]) >= 4
     assert sum(units[1]) == sum(units[2])
 
+    # Over a quarter of the smallest spread slice but no bigger than it: one unit,
+    # sent by its path for a worker to read, with any -j.
+    club = tmp_path / "club.pbn"
+    club.write_text(dumps(list(random_boards(4, 400))), encoding="utf-8")
+    assert SPREAD_SLICE_CHARS // 4 < club.stat().st_size <= SPREAD_SLICE_CHARS
+    for jobs in (1, 2):
+        batch = Batch(BatchOptions(paths=(str(club),), jobs=jobs), ValidateTask())
+        assert [plan.prepare().kind for plan in batch._plans(local=True)] == ["path"]
+
 
 def test_workers_keep_freed_memory_with_glibc() -> None:
     import platform
@@ -654,3 +665,45 @@ def test_workers_keep_freed_memory_with_glibc() -> None:
     applied = keep_freed_memory()  # what each worker does as it starts
     if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
         assert applied
+
+
+def test_a_run_over_a_folder_starts_its_workers_with_the_first_unit(tmp_path: Path) -> None:
+    """One small file named on the command line runs in this process (workers would take
+    longer to start than it to read); a folder or a list of files is a sign of many inputs,
+    so its first unit goes to a worker instead of keeping both waiting while it runs here."""
+    from pbntool.run.batch import BatchOptions
+    from pbntool.run.engine import open_engine
+
+    path = tmp_path / "one.pbn"
+    path.write_text(dumps(list(random_boards(4, 2))), encoding="utf-8")
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{path}\n", encoding="utf-8")
+    assert not BatchOptions(paths=(str(path),)).many_inputs()
+    assert not BatchOptions(paths=("-",)).many_inputs()
+    assert BatchOptions(paths=(str(tmp_path),)).many_inputs()
+    assert BatchOptions(paths=(str(path),), files_from=str(listing)).many_inputs()
+
+    work = Work(path.name, "path", None, path=str(path), weight=path.stat().st_size)
+    workers: dict[bool, set[int]] = {}
+    for inline in (True, False):
+        engine = open_engine("local", 2, inline=inline)
+        try:
+            result = engine.submit(PidTask(), work).result()
+        finally:
+            engine.close()
+        workers[inline] = {int(pid) for chunk in result.chunks for pid in chunk.out.split()}
+    assert workers[True] == {os.getpid()}
+    assert workers[False] and os.getpid() not in workers[False]
+
+
+@dataclass(frozen=True, slots=True)
+class PidTask:
+    """Renders the process id of the process that reads the unit."""
+
+    marks = False
+
+    def renderer(self):  # type: ignore[no-untyped-def]
+        def render(record: Record) -> Entry:
+            return Entry(f"{os.getpid()}\n", "", False, ())
+
+        return render

@@ -9,6 +9,7 @@ early at ``max_errors``.  Then ``finish`` prints the summary and returns the exi
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -101,6 +102,12 @@ class BatchOptions:
         if self.files_from is not None:
             yield from iter_inputs(listed_paths(self.files_from), self.selection)
 
+    def many_inputs(self) -> bool:
+        """Whether the run reads a folder or a list of files (not only the files named)."""
+        return self.files_from is not None or any(
+            path != "-" and os.path.isdir(path) for path in self.paths
+        )
+
     @property
     def job_count(self) -> int:
         """Workers to start: ``-j``, at most one per core (more only cost memory) unless they
@@ -136,11 +143,19 @@ class Batch:
             options.scheduler,
             gather=self.unit_chars,
             spool=self.spool,
+            inline=not options.many_inputs(),
         )
         local = options.engine == "local"
         self._progress = open_progress(options)
+        counted: Input | None = None
         try:
             for plan, result in run_ordered(self._plans(local), self.task, engine):
+                if plan.source is not counted:
+                    # Counted as its results are handed out, not as it is planned: the
+                    # planner runs ahead of the workers, and a run stopped by --max-errors
+                    # reports the inputs it read.
+                    counted = plan.source
+                    self.tally.inputs += 1
                 if self._progress is not None:
                     boards = sum(chunk.boards for chunk in result.chunks)
                     weight = plan.work.weight if plan.work else 0
@@ -168,7 +183,6 @@ class Batch:
     def _plans(self, local: bool) -> Iterator[Planned]:
         jobs = self.options.job_count if local else 1
         for source in self.options.sources():
-            self.tally.inputs += 1
             whole = self.options.dialect is not None
             chars = self.unit_chars or spread_slice_chars(source.size, jobs)
             planned = plan_input(source, self.options.form, local, whole)
