@@ -83,8 +83,8 @@ ENDPLAY_LIN = ENDPLAY_PBN.replace("import pbn", "import lin").replace("pbn.load"
 # process's CPU time is its last sample of its own time, so the end of a process's run may be
 # missed: wait4's figure covers the workers the command reaped).  The samples come every
 # 20 ms at first, then less and less often, up to 4 a second: each costs 0.4 ms of a core,
-# and at 50 a second that was 2% of a core taken from a -j 2 run that needs both (-j 1
-# leaves a core free for it), which made -j 2 look 1% slower than it is.  Each process's own
+# and at 50 a second that was 2-3% of a core (0.08 s in a 3 s run), taken from a -j 2 run
+# that needs both cores (-j 1 leaves one free for it).  Each process's own
 # peak (VmHWM) is the kernel's, exact whatever the rate; the peak of the sum at one moment
 # is sampled, so a short run is sampled densely.
 LAUNCHER = r"""
