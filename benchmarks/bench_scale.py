@@ -23,9 +23,10 @@ each command (pbntool's workers included):
     python benchmarks/bench_scale.py                      # 20,000 boards, 3 runs, 1M boards
     python benchmarks/bench_scale.py --boards 5000 --million 0 --repeat 1   # a quick look
 
-Every run is a fresh process started by a small launcher, which samples ``/proc`` every 20 ms
-and sums the resident memory of the command's whole process tree (``peak total RSS``); it also
-reports the sum of each process's own peak (``sum of peaks``, an upper bound).  The load
+Every run is a fresh process started by a small launcher, which samples ``/proc`` (every 20 ms
+at first, then less and less often, down to 4 times a second) and sums the resident memory
+of the command's whole process tree (``peak total RSS``); it also reports the sum of each
+process's own peak (``sum of peaks``, an upper bound).  The load
 average is printed before and after every measurement: other processes share this machine's
 cores, so figures taken under load are slower than the code is.  Inputs are generated into
 ``benchmarks/data/`` (git-ignored, deleted unless ``--keep``; the million-board file is kept
@@ -357,6 +358,12 @@ def main(argv: list[str] | None = None) -> int:
         help="also convert the million boards to JSON, into a file and into /dev/null, with "
         "-j 2 and -j 1 (about 6 more minutes and 3.5 GB of disk while it runs)",
     )
+    parser.add_argument(
+        "--million-repeat",
+        type=int,
+        default=1,
+        help="runs of each million-board command (the best is kept; each takes 1-2 minutes)",
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--keep", action="store_true")
@@ -596,8 +603,9 @@ def _million(args: argparse.Namespace, results: dict[str, object], created: list
             for jobs in (2, 1)
         ]
     try:
-        for command in commands:
-            measure(command)
+        for _ in range(args.million_repeat):
+            for command in commands:
+                measure(command)
     finally:
         (DATA_DIR / "converted.json").unlink(missing_ok=True)
     results["million"] = table(f"{boards:,} boards", commands)
