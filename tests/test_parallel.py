@@ -707,3 +707,35 @@ class PidTask:
             return Entry(f"{os.getpid()}\n", "", False, ())
 
         return render
+
+
+def test_slices_shrink_toward_the_end_of_a_file_so_the_workers_finish_together(
+    tmp_path: Path,
+) -> None:
+    """With even slices the last one ran alone (an 11 MB file: 11 slices, one worker idle
+    for a slice's time); a file's last slices are a share of what is left, down to the
+    smallest slice a splitter cuts, and what is read is the same."""
+    from pbntool.formats.split import SLICE_CHARS, slice_limit, slices_of
+    from pbntool.run.batch import Batch, BatchOptions
+    from pbntool.run.tasks import ValidateTask
+
+    with slices_of(None, (11 * SLICE_CHARS, 2)):
+        assert slice_limit(0) == SLICE_CHARS
+        assert slice_limit(9 * SLICE_CHARS) == SLICE_CHARS // 2  # 2 MiB left, 4 shares
+        assert slice_limit(11 * SLICE_CHARS) == SLICE_CHARS // 4  # never smaller
+    assert slice_limit(10 * SLICE_CHARS) == SLICE_CHARS  # no tail given: the default
+
+    path = tmp_path / "season.pbn"
+    path.write_text(dumps(list(random_boards(6, 800))), encoding="utf-8")
+    units = {}
+    os.environ["PBNTOOL_SLICE_CHARS"] = "40000"
+    try:
+        for jobs in (1, 2):
+            batch = Batch(BatchOptions(paths=(str(path),), jobs=jobs), ValidateTask())
+            units[jobs] = [plan.prepare().weight for plan in batch._plans(local=True)]
+    finally:
+        del os.environ["PBNTOOL_SLICE_CHARS"]
+    assert sum(units[1]) == sum(units[2])
+    assert min(units[1][:-1]) >= 40000  # one job: even slices to the end (then the rest)
+    assert units[2][-3] < 40000 and units[2][-2] < 40000 * 3 // 4  # two: the last shrink
+    assert min(units[2][:-1]) >= 40000 // 4

@@ -40,6 +40,7 @@ __all__ = [
     "done",
     "failure_record",
     "slice_chars",
+    "slice_limit",
     "slices_of",
 ]
 
@@ -162,6 +163,9 @@ def done(name: str, record: Record) -> Planned:
 _chosen_chars: list[int] = []
 """The slice size a command chose for the planning in progress (``slices_of``)."""
 
+_tails: list[tuple[int, int] | None] = []
+"""The size of the input being planned and the workers it is for (``slices_of``)."""
+
 
 def slice_chars() -> int:
     """The slice size in force: ``PBNTOOL_SLICE_CHARS``, else the command's (``slices_of``),
@@ -189,16 +193,38 @@ def spread_slice_chars(size: int | None, jobs: int) -> int | None:
     return max(size // (2 * jobs), SPREAD_SLICE_CHARS)
 
 
+def slice_limit(done: int) -> int:
+    """The size of the next slice of the input being planned, once ``done`` characters of
+    it are planned: ``slice_chars()``, but toward the end of an input whose size and
+    workers the command gave (``slices_of``'s ``tail``), a share of what is left (guided
+    scheduling), down to the smallest slice a splitter cuts.  With even slices the last
+    one ran alone: 11 slices of an 11 MB file left one of two workers idle for a slice's
+    time (0.17 s of a 1.1 s run)."""
+    chars = slice_chars()
+    tail = _tails[-1] if _tails else None
+    if tail is None:
+        return chars
+    size, jobs = tail
+    share = (size - done) // (2 * jobs)
+    return max(min(chars, share), chars // SMALLEST_SLICE_SHARE, 1)
+
+
 @contextlib.contextmanager
-def slices_of(chars: int) -> Iterator[None]:
+def slices_of(chars: int | None, tail: tuple[int, int] | None = None) -> Iterator[None]:
     """Splitters asked for a slice size while this is open cut slices of about ``chars``
-    characters: a command whose work per board is heavy (``dd`` solves each deal for a
-    tenth of a second) wants units of a few dozen boards, not of a megabyte."""
-    _chosen_chars.append(chars)
+    characters (None: the default): a command whose work per board is heavy (``dd`` solves
+    each deal for a tenth of a second) wants units of a few dozen boards, not of a
+    megabyte.  ``tail``: the input's size in bytes and the number of workers, for slices
+    that shrink toward its end (``slice_limit``)."""
+    if chars is not None:
+        _chosen_chars.append(chars)
+    _tails.append(tail)
     try:
         yield
     finally:
-        _chosen_chars.pop()
+        _tails.pop()
+        if chars is not None:
+            _chosen_chars.pop()
 
 
 def constant(work: Work) -> Callable[[], Work]:

@@ -185,21 +185,28 @@ class Batch:
         for source in self.options.sources():
             whole = self.options.dialect is not None
             chars = self.unit_chars or spread_slice_chars(source.size, jobs)
+            # A file's slices shrink toward its end so that the workers finish together
+            # (an archive member's size is not known: its archive's goes with it).
+            known = source.size if source.path is not None else None
+            tail = (known, jobs) if known and jobs > 1 else None
             planned = plan_input(source, self.options.form, local, whole)
-            for plan in self._sliced(planned, chars):
+            for plan in self._sliced(planned, chars, tail):
                 plan.source = source
                 yield plan
 
     @staticmethod
-    def _sliced(planned: Iterator[Planned], chars: int | None) -> Iterator[Planned]:
+    def _sliced(
+        planned: Iterator[Planned], chars: int | None, tail: tuple[int, int] | None = None
+    ) -> Iterator[Planned]:
         """``planned`` cut in slices of ``chars`` (None: the splitters' default): the command's
-        size, or one that spreads a mid-sized input over the workers.  The size holds while
-        the planner runs (between two units), not while the command writes what it has."""
-        if chars is None:
+        size, or one that spreads a mid-sized input over the workers; ``tail``: the input's
+        size and the workers, for slices that shrink toward its end (``slice_limit``).  They
+        hold while the planner runs (between two units), not while the command writes."""
+        if chars is None and tail is None:
             yield from planned
             return
         while True:
-            with slices_of(chars):
+            with slices_of(chars, tail):
                 plan = next(planned, None)
             if plan is None:
                 return

@@ -16,7 +16,7 @@ from pbntool.formats.split import (
     WorkOutcome,
     done,
     failure_record,
-    slice_chars,
+    slice_limit,
 )
 from pbntool.records import Locator, Record
 from pbntool.text.inputs import Input
@@ -86,10 +86,10 @@ def _json_reader_present() -> bool:
 def _plan_lines(name: str, stream: BinaryIO) -> Iterator[Planned]:
     """Runs of lines, cut only between a line ending with ``}`` and one starting with ``{``
     (outside any JSON value whatever the reader accepts)."""
-    limit = slice_chars()
+    limit = slice_limit(0)
     longest = max_record_chars()
     lines: list[bytes] = []
-    size, first_line = 0, 1
+    size, first_line, planned = 0, 1, 0
     previous_closed = False
     for line_number, line in enumerate(_bounded_lines(stream, longest), start=1):
         if line is None:
@@ -104,6 +104,8 @@ def _plan_lines(name: str, stream: BinaryIO) -> Iterator[Planned]:
         opens = line.lstrip()[:1] == b"{"
         if size >= limit and previous_closed and opens:
             yield _lines_unit(name, b"".join(lines), first_line)
+            planned += size
+            limit = slice_limit(planned)
             lines, size, first_line = [], 0, line_number
         lines.append(line)
         size += len(line)

@@ -23,11 +23,13 @@ from pbntool.formats.pbn.decode import FileContext
 from pbntool.formats.pbn.reader import GameBlock
 from pbntool.formats.split import (
     RERUNS_BEFORE_CHAINING,
+    SMALLEST_SLICE_SHARE,
     PieceData,
     Planned,
     Work,
     WorkOutcome,
     slice_chars,
+    slice_limit,
 )
 from pbntool.model import Comment, CommentKind
 from pbntool.records import Record
@@ -196,12 +198,14 @@ def _head_guess(head: bytes) -> Carry | None:
 
 
 def _plan_pbn(name: str, stream: BinaryIO, head: bytes) -> Iterator[Planned]:
-    limit = slice_chars()
     tracker = Tracker(guess=_head_guess(head))
     batch: list[PieceData] = []
-    size = 0
+    size = planned = 0  # characters of the slice being filled, of the slices before it
+    limit = slice_limit(0)
     lf_seen = False
-    pieces = iter_regions(stream, name, limit)
+    # Regions of the smallest slice: a slice is a few of them, so slices can shrink
+    # toward the end of the file (``slice_limit``) however the text came in chunks.
+    pieces = iter_regions(stream, name, max(1, slice_chars() // SMALLEST_SLICE_SHARE))
     while True:
         try:
             piece = next(pieces, None)
@@ -217,7 +221,9 @@ def _plan_pbn(name: str, stream: BinaryIO, head: bytes) -> Iterator[Planned]:
             lf_seen = lf_seen or piece.lf_only
         if size >= limit:
             yield _pbn_unit(name, tuple(batch), size, tracker, lf_seen)
+            planned += size
             batch, size = [], 0
+            limit = slice_limit(planned)
     if batch or not tracker.planned:
         yield _pbn_unit(name, tuple(batch), size, tracker, lf_seen)
 
