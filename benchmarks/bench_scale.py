@@ -576,8 +576,7 @@ def _million(args: argparse.Namespace, results: dict[str, object], created: list
             print(f"  not enough disk: {megabytes:.0f} MB needed twice over, {free:.0f} MB free")
             return 1
         boards, _ = write_large(path, args.seed, megabytes)
-        # The kernel writes the new file back while the first command runs, on the cores
-        # it measures (the first -j 2 run after generating was 2-4% slower than the rest).
+        # Written back now, not by the kernel on the cores the first command measured.
         os.sync()
     else:
         print(f"\nreusing {path.name}")
