@@ -18,7 +18,7 @@ from typing import Protocol, TextIO
 
 from pbntool.diagnostics import Diagnostic, Severity
 from pbntool.formats import Format
-from pbntool.formats.split import slices_of, spread_slice_chars
+from pbntool.formats.split import slice_chars, slices_of, spread_slice_chars
 from pbntool.run.engine import available_cores, open_engine, run_ordered
 from pbntool.run.report import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Tally
 from pbntool.run.tasks import Chunk, DialectTask, Task, finding
@@ -185,14 +185,22 @@ class Batch:
         for source in self.options.sources():
             whole = self.options.dialect is not None
             chars = self.unit_chars or spread_slice_chars(source.size, jobs)
-            # A file's slices shrink toward its end so that the workers finish together
-            # (an archive member's size is not known: its archive's goes with it).
-            known = source.size if source.path is not None else None
-            tail = (known, jobs) if known and jobs > 1 else None
+            tail = self._tail(source, jobs)
             planned = plan_input(source, self.options.form, local, whole)
             for plan in self._sliced(planned, chars, tail):
                 plan.source = source
                 yield plan
+
+    def _tail(self, source: Input, jobs: int) -> tuple[int, int] | None:
+        """A file of two slices a worker or more has its last slices shrink, so that the
+        workers finish together (``slice_limit``); a smaller one is spread over them already
+        (``spread_slice_chars``: cut finer, a folder's mid-sized files cost the main
+        process more units to plan and send, and more wrong guesses of their state).  An
+        archive member's size is not known (its archive's goes with the first one)."""
+        size = source.size if source.path is not None else None
+        if jobs < 2 or size is None or size < 2 * jobs * (self.unit_chars or slice_chars()):
+            return None
+        return size, jobs
 
     @staticmethod
     def _sliced(
