@@ -197,9 +197,9 @@ def slice_limit(done: int) -> int:
     """The size of the next slice of the input being planned, once ``done`` characters of
     it are planned: ``slice_chars()``, but toward the end of an input whose size and
     workers the command gave (``slices_of``'s ``tail``), a share of what is left (guided
-    scheduling), down to the smallest slice a splitter cuts.  With even slices the last
-    one ran alone: 11 slices of an 11 MB file left one of two workers idle for a slice's
-    time (0.17 s of a 1.1 s run)."""
+    scheduling), down to the smallest slice a splitter cuts.  With even slices the odd one
+    out ran alone: a 5.5 MB file (five slices and a rest) validated with ``-j 2`` in 0.79 s,
+    0.72 s with these."""
     chars = slice_chars()
     tail = _tails[-1] if _tails else None
     if tail is None:

@@ -194,9 +194,9 @@ class Batch:
     def _tail(self, source: Input, jobs: int) -> tuple[int, int] | None:
         """A file of two slices a worker or more has its last slices shrink, so that the
         workers finish together (``slice_limit``); a smaller one is spread over them already
-        (``spread_slice_chars``: cut finer, a folder's mid-sized files cost the main
-        process more units to plan and send, and more wrong guesses of their state).  An
-        archive member's size is not known (its archive's goes with the first one)."""
+        (``spread_slice_chars``; cut finer, a folder's mid-sized files made more units to
+        plan and send, and converting the corpus folder 2% slower).  An archive member's
+        size is not known (its archive's goes with the first one)."""
         size = source.size if source.path is not None else None
         if jobs < 2 or size is None or size < 2 * jobs * (self.unit_chars or slice_chars()):
             return None
