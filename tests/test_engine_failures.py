@@ -194,8 +194,7 @@ def test_small_files_go_to_workers_in_groups_and_a_failure_costs_its_own_units(
     the output is what one process gives."""
     inputs = _small_files(tmp_path, 3 * GROUP_UNITS // 2)
     expected = _output(inputs, FailsInWorkersOn("none"), InlineEngine())
-    engine = ProcessEngine(2)
-    engine._budget = 0
+    engine = ProcessEngine(2, inline_budget=0)  # the pool starts with the first unit
     sent: list[str] = []
     send = engine._send
 

@@ -18,7 +18,7 @@ import signal
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -419,8 +419,7 @@ def test_groups_still_waiting_at_the_end_are_cut_smaller(
     expected = [sequential(source.path.read_bytes(), source.name) for source in sources]  # type: ignore[union-attr]
     # Files of one board weigh a kilobyte: parts shrink to four of them, not thirty-two.
     monkeypatch.setattr(engine_module, "TAIL_PART_WEIGHT", 4 << 10)
-    engine = ProcessEngine(2)
-    engine._budget = 0  # start the pool with the first unit
+    engine = ProcessEngine(2, inline_budget=0)  # the pool starts with the first unit
     sent: list[int] = []
     send = engine._send
 
@@ -507,8 +506,7 @@ def test_a_record_made_by_the_planner_runs_in_a_worker_once_the_pool_is_up() -> 
     the pool has started: the record, its board-less diagnostics and all, must unpickle
     there (compiled, a frozen dataclass did not: the worker died and the pool hung)."""
     data = dumps(list(random_boards(5, 3))).encode()
-    engine = ProcessEngine(2)
-    engine._budget = 0  # start the pool with the first unit
+    engine = ProcessEngine(2, inline_budget=0)  # the pool starts with the first unit
     failure = failure_record(
         "a.zip!b.pbn", ARC002.at(size="1048576", reason="the budget ran out"), line=1
     )
@@ -523,16 +521,28 @@ def test_a_record_made_by_the_planner_runs_in_a_worker_once_the_pool_is_up() -> 
 
 
 @dataclass(frozen=True, slots=True)
-class SignalTask:
-    """Renders the SIGTERM handler of the process that reads the unit."""
+class ProbeTask:
+    """Renders, for each record, what ``probe`` (a module-level function, so that it
+    pickles) says of the process that reads the unit."""
 
+    probe: Callable[[], str]
     marks = False
 
     def renderer(self):  # type: ignore[no-untyped-def]
+        probe = self.probe
+
         def render(record: Record) -> Entry:
-            return Entry(f"{signal.getsignal(signal.SIGTERM)!r}\n", "", False, ())
+            return Entry(f"{probe()}\n", "", False, ())
 
         return render
+
+
+def sigterm_handler() -> str:
+    return repr(signal.getsignal(signal.SIGTERM))
+
+
+def process_id() -> str:
+    return str(os.getpid())
 
 
 def test_workers_end_on_sigterm_and_leave_the_main_processes_files_alone() -> None:
@@ -542,12 +552,11 @@ def test_workers_end_on_sigterm_and_leave_the_main_processes_files_alone() -> No
 
     before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)
     exit_on_signals()
-    engine = ProcessEngine(2)
-    engine._budget = 0
+    engine = ProcessEngine(2, inline_budget=0)  # the pool starts with the first unit
     try:
         data = dumps(list(random_boards(1, 4))).encode()
         work = Work("a.pbn", "bytes", None, data=data, weight=len(data))
-        pending = engine.submit(SignalTask(), work)  # type: ignore[arg-type]
+        pending = engine.submit(ProbeTask(sigterm_handler), work)  # type: ignore[arg-type]
         lines = "".join(chunk.out for chunk in pending.result().chunks).splitlines()
         assert set(lines) == {"<Handlers.SIG_DFL: 0>"}
     finally:
@@ -688,25 +697,12 @@ def test_a_run_over_a_folder_starts_its_workers_with_the_first_unit(tmp_path: Pa
     for inline in (True, False):
         engine = open_engine("local", 2, inline=inline)
         try:
-            result = engine.submit(PidTask(), work).result()
+            result = engine.submit(ProbeTask(process_id), work).result()
         finally:
             engine.close()
         workers[inline] = {int(pid) for chunk in result.chunks for pid in chunk.out.split()}
     assert workers[True] == {os.getpid()}
     assert workers[False] and os.getpid() not in workers[False]
-
-
-@dataclass(frozen=True, slots=True)
-class PidTask:
-    """Renders the process id of the process that reads the unit."""
-
-    marks = False
-
-    def renderer(self):  # type: ignore[no-untyped-def]
-        def render(record: Record) -> Entry:
-            return Entry(f"{os.getpid()}\n", "", False, ())
-
-        return render
 
 
 def test_slices_shrink_toward_the_end_of_a_file_so_the_workers_finish_together(

@@ -181,8 +181,7 @@ def test_workers_spool_and_the_engine_removes_the_directory(
                 for chunk in result.chunks]  # fmt: skip
 
     expected = "".join(chunk.out for chunk in texts(InlineEngine()))
-    engine = ProcessEngine(2, spool=True)
-    engine._budget = 0  # start the pool with the first unit
+    engine = ProcessEngine(2, spool=True, inline_budget=0)  # the pool starts at once
     try:
         chunks = texts(engine)
         directory = engine._spool.path if engine._spool is not None else None
