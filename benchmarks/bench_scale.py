@@ -64,6 +64,9 @@ CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 BOARD_BYTES = 555
 """About the size of one generated board in export format."""
 
+CONVERTED = DATA_DIR / "converted.json"
+"""Where ``convert`` writes when it is measured into a real file (deleted afterwards)."""
+
 ENDPLAY_PBN = """\
 import sys
 from endplay.parsers import pbn
@@ -89,7 +92,7 @@ ENDPLAY_LIN = ENDPLAY_PBN.replace("import pbn", "import lin").replace("pbn.load"
 # peak (VmHWM) is the kernel's, exact whatever the rate; the peak of the sum at one moment
 # is sampled, so a short run is sampled densely.
 LAUNCHER = r"""
-import json, os, subprocess, sys, time
+import json, os, select, subprocess, sys, time
 report, argv = sys.argv[1], sys.argv[2:]
 
 def tree(root):
@@ -150,9 +153,7 @@ def memory(pid):
         pass
     return rss, hwm
 
-import select
-
-def ended_within(child, seconds):
+def ended_within(seconds):
     # Wakes the moment the command ends (a pidfd is readable then), so the wall time is
     # exact whatever the sampling rate; where there is no pidfd, sleeps the interval.
     if exited is not None:
@@ -182,7 +183,7 @@ while True:
         cpus[member] = max(cpus.get(member, 0.0), cpu(member))
         processes.add(member)
     peak_total = max(peak_total, total)
-    if ended_within(child, interval):
+    if ended_within(interval):
         end = time.perf_counter()
     interval = min(0.25, interval * 1.25)
 wall = end - start
@@ -521,11 +522,10 @@ def to_file_commands(label: str, argv: tuple[str, ...], boards: int) -> list[Com
     ``-j 1`` writes nothing, while ``-j 2`` still moves the text from its workers to the
     output; a file costs both the write (and its ``fsync``).  The file is in
     ``benchmarks/data/`` and is replaced by each run (written atomically), then deleted."""
-    target = DATA_DIR / "converted.json"
     return [
         Command(
             f"{label} -j {jobs} to a file",
-            pbntool(*argv, "--to", "json", "-o", str(target), "-q", "-j", str(jobs)),
+            pbntool(*argv, "--to", "json", "-o", str(CONVERTED), "-q", "-j", str(jobs)),
             boards,
             ok_codes=(0, 1),
         )
@@ -535,7 +535,7 @@ def to_file_commands(label: str, argv: tuple[str, ...], boards: int) -> list[Com
 
 def print_to_file(label: str, by_name: dict[str, Command]) -> dict[str, float]:
     one, two = by_name[f"{label} -j 1 to a file"], by_name[f"{label} -j 2 to a file"]
-    (DATA_DIR / "converted.json").unlink(missing_ok=True)
+    CONVERTED.unlink(missing_ok=True)
     if not (one.runs and two.runs):
         return {}
     speed_up = one.best.wall / two.best.wall
@@ -595,14 +595,13 @@ def _million(args: argparse.Namespace, results: dict[str, object], created: list
         for jobs in (2, 1)
     ]
     if args.million_convert:
-        converted = DATA_DIR / "converted.json"
         commands += [
             Command(
                 f"pbntool convert --to json -j {jobs} (1M) {where}",
                 pbntool("convert", str(path), "--to", "json", "-o", target, "-q", "-j", str(jobs)),
                 boards,
             )
-            for where, target in (("to a file", str(converted)), ("to /dev/null", os.devnull))
+            for where, target in (("to a file", str(CONVERTED)), ("to /dev/null", os.devnull))
             for jobs in (2, 1)
         ]
     try:
@@ -610,7 +609,7 @@ def _million(args: argparse.Namespace, results: dict[str, object], created: list
             for command in commands:
                 measure(command)
     finally:
-        (DATA_DIR / "converted.json").unlink(missing_ok=True)
+        CONVERTED.unlink(missing_ok=True)
     results["million"] = table(f"{boards:,} boards", commands)
     speed_ups: dict[str, float] = {}
     for two, one in zip(commands[::2], commands[1::2], strict=True):
