@@ -234,6 +234,54 @@ def test_a_signal_leaves_no_temporary_file(tmp_path: Path, signum: int) -> None:
     _no_temporaries(tmp_path)
 
 
+_SIGNAL_AT = """
+import os, signal, sys, tempfile
+from pbntool.text import edit
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # ignored in a background job
+edit.exit_on_signals()
+where, signum, folder = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+
+def signalled(call):
+    def wrapped(*args, **kwargs):
+        result = call(*args, **kwargs)
+        os.kill(os.getpid(), signum)
+        return result
+    return wrapped
+
+class Forgetting(set):
+    discard = signalled(set.discard)
+
+try:
+    if where == "made":  # the file exists, it is not yet in edit._pending
+        edit.tempfile.mkstemp = signalled(tempfile.mkstemp)
+        edit.AtomicFile(os.path.join(folder, "out.json"))
+    else:  # the file is forgotten by edit._pending while it is removed
+        edit._pending = Forgetting()
+        edit.AtomicFile(os.path.join(folder, "out.json")).abort()
+except KeyboardInterrupt:
+    sys.exit(130)
+sys.exit(0)
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("where", ["made", "forgotten"])
+def test_a_signal_at_any_step_of_a_temporary_file_removes_it(
+    tmp_path: Path, where: str, signum: int
+) -> None:
+    """The moments test_a_signal_leaves_no_temporary_file hits only by chance (CI did once):
+    a signal just after the temporary file is made, and while it is being dropped."""
+    run = subprocess.run(
+        [sys.executable, "-c", _SIGNAL_AT, where, str(int(signum)), str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 128 + signum, run.stderr
+    assert "Traceback" not in run.stderr
+    _no_temporaries(tmp_path)
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="read-only directories as root: Linux")
 def test_in_place_in_a_read_only_directory_is_one_clear_line(tmp_path: Path) -> None:
     folder = tmp_path / "ro"

@@ -29,6 +29,7 @@ import signal
 import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -225,6 +226,42 @@ def _is_special(target: Path) -> bool:
 _pending: set[str] = set()
 """Temporary files being written now (removed if a signal ends the run)."""
 
+_HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Run a block that a signal must not cut in two: Ctrl-C, SIGTERM and SIGHUP that arrive
+    meanwhile are only noted, and delivered to their own handlers when it ends.
+
+    Python runs signal handlers in the main thread between two bytecodes: a SIGTERM landing
+    after ``mkstemp`` made the file but before it was in ``_pending`` left it behind (CI
+    caught it once).  Handlers rather than a signal mask: a mask holds nothing back when
+    another thread (a progress bar) takes the signal for the process.  Elsewhere than in the
+    main thread (where handlers cannot be set) the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        arrived.append(signum)
+
+    previous: dict[signal.Signals, Any] = {}
+    try:
+        for signum in _HELD_SIGNALS:
+            handler = signal.getsignal(signum)
+            if handler is not None:  # None: set outside Python, so it cannot be put back
+                previous[signum] = handler
+                signal.signal(signum, note)
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for held in arrived:
+            signal.raise_signal(held)
+
 
 def _prefix(name: str, limit: int = 200) -> str:
     """The start of a temporary file's name: the target's, cut so that the temporary name
@@ -258,19 +295,31 @@ class AtomicFile:
         self.target = _final_target(Path(target))
         check_not_input(self.target, inputs)
         self._temporary: str | None = None
+        try:
+            self._raw = self._open_raw()
+            self.stream: IO[Any] = (
+                self._raw if binary else io.TextIOWrapper(self._raw, encoding=encoding, newline="")
+            )
+        except BaseException:  # Ctrl-C included: the temporary file goes with the error
+            self._drop_temporary()
+            raise
+        self._done = False
+
+    def _open_raw(self) -> IO[bytes]:
         if _is_special(self.target):
-            self._raw = open(self.target, "wb")  # noqa: SIM115 - closed by commit or abort
-        else:
-            directory = self.target.parent if str(self.target.parent) else Path(".")
+            # Outside ``_signals_held``: opening a named pipe waits for its reader, and
+            # Ctrl-C must still end that wait.
+            return open(self.target, "wb")
+        directory = self.target.parent if str(self.target.parent) else Path(".")
+        # No signal may land between making the temporary file and recording it (in
+        # ``_pending`` for SIGTERM's handler, in this object for ``abort``): they wait for the
+        # end of the block, where what they raise finds the file recorded.
+        with _signals_held():
             handle, self._temporary = tempfile.mkstemp(
                 dir=directory, prefix=f".{_prefix(self.target.name)}.", suffix=".tmp"
             )
             _pending.add(self._temporary)
-            self._raw = os.fdopen(handle, "wb")
-        self.stream: IO[Any] = (
-            self._raw if binary else io.TextIOWrapper(self._raw, encoding=encoding, newline="")
-        )
-        self._done = False
+        return os.fdopen(handle, "wb")
 
     def commit(self) -> None:
         """Flush, fsync and rename the complete file over the target."""
@@ -292,11 +341,15 @@ class AtomicFile:
         self._done = True
         with contextlib.suppress(OSError, ValueError):
             self.stream.close()
+        self._drop_temporary()
+
+    def _drop_temporary(self) -> None:
         if self._temporary is None:
             return
-        _pending.discard(self._temporary)
+        # Removed before it is forgotten: a signal in between finds it still in ``_pending``.
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._temporary)
+        _pending.discard(self._temporary)
 
     def __enter__(self) -> IO[Any]:
         return self.stream
@@ -341,8 +394,9 @@ def _replace(temporary: Path, path: Path) -> None:
 
 
 def _rewrite_in_place(temporary: Path, path: Path) -> None:
-    """A hard-linked file: copy the finished data over it, so every name sees the new data."""
-    with open(temporary, "rb") as source, open(path, "r+b") as target:
+    """A hard-linked file: copy the finished data over it, so every name sees the new data.
+    Not atomic, so no signal stops it half way: the file is either as it was or complete."""
+    with _signals_held(), open(temporary, "rb") as source, open(path, "r+b") as target:
         shutil.copyfileobj(source, target)
         target.truncate()
         target.flush()
