@@ -13,6 +13,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import time
 import zipfile
 from dataclasses import dataclass
@@ -197,6 +198,16 @@ def test_an_unusable_dask_scheduler_fails_fast_with_its_address(
     assert time.monotonic() - started < 25
 
 
+FROM_A_TERMINAL = (
+    sys.executable,
+    "-c",
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler);"
+    " sys.argv[0] = 'pbntool'; runpy.run_module('pbntool', run_name='__main__')",
+)
+"""``python -m pbntool`` with Ctrl-C turned into KeyboardInterrupt, as from a terminal, even
+when the tests run in a background job (which starts every process with SIGINT ignored)."""
+
+
 def _children(pid: int) -> list[str]:
     try:
         return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
@@ -210,9 +221,11 @@ def test_ctrl_c_during_parallel_run_exits_130_without_a_traceback(tmp_path: Path
     from pbntool.formats.pbn.writer import iter_dump
 
     path = tmp_path / "big.pbn"
-    path.write_text("".join(iter_dump(random_boards(5, 6000))), encoding="utf-8")
+    # Four copies: a run of about two seconds, well past the Ctrl-C below however fast -j 2 is
+    # (one copy ended in 0.4 s once the workers ran, close to the 0.3 s the test waits).
+    path.write_text("".join(iter_dump(random_boards(5, 6000))) * 4, encoding="utf-8")
     process = subprocess.Popen(
-        [*MODULE, "validate", "-j", "2", str(path)],
+        [*FROM_A_TERMINAL, "validate", "-j", "2", str(path)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
