@@ -122,3 +122,64 @@ def test_mixed_encodings_decode_line_by_line_whatever_the_window(
     assert "".join(chunks) == expected_text(data)
     first = first_fallback_line(data)
     assert [line for _, line in events] == ([] if first is None else [first])
+
+
+# --- long lines in UTF-16 ----------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(
+        st.tuples(
+            st.text(alphabet=st.sampled_from("ab é€𝄞"), max_size=30),
+            st.sampled_from(["\n", "\r\n", "\r"]),
+        ),
+        max_size=12,
+    ),
+    size=st.integers(min_value=2, max_value=9),
+    encoding=st.sampled_from(["utf-16-le", "utf-16-be"]),
+)
+def test_utf16_chunks_end_at_any_line_end(
+    lines: list[tuple[str, str]], size: int, encoding: str
+) -> None:
+    """A CR alone ends a line in UTF-16 as in UTF-8: a file of old Mac line ends was one
+    line to the chunker (held whole, and over ``max_line`` at once)."""
+    text = "".join(line + end for line, end in lines)
+    bom = codecs.BOM_UTF16_LE if encoding.endswith("le") else codecs.BOM_UTF16_BE
+    original = source.CHUNK_SIZE
+    source.CHUNK_SIZE = size
+    try:
+        reader = DecodedText(io.BytesIO(bom + text.encode(encoding)))
+        chunks = list(reader)
+    finally:
+        source.CHUNK_SIZE = original
+    expected = text.replace("\r\n", "\n").replace("\r", "\n")
+    assert "".join(chunks) == expected
+    assert all(chunk.endswith("\n") for chunk in chunks[:-1])
+    assert reader.line_count == expected.count("\n")
+
+
+def test_utf16_old_mac_lines_come_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(source, "CHUNK_SIZE", 16)
+    data = codecs.BOM_UTF16_LE + ("abc\r" * 100).encode("utf-16-le")
+    chunks = list(DecodedText(io.BytesIO(data)))
+    assert "".join(chunks) == "abc\n" * 100
+    assert len(chunks) > 10 and max(map(len, chunks)) <= 16
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16-le"])
+def test_a_line_over_max_line_is_dropped_in_utf16_as_in_utf8(
+    encoding: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A JSON line over the record limit was held whole in UTF-16 (a 120 MB line took 270 MB):
+    it is read and dropped, as in UTF-8, and the lines after it are kept."""
+    text = '{"a": 1}\n{"b": "' + "é" * 400 + '"}\r\n{"c": 3}\n'
+    data = (codecs.BOM_UTF16_LE if encoding != "utf-8" else b"") + text.encode(encoding)
+    monkeypatch.setattr(source, "CHUNK_SIZE", 16)
+    reader = DecodedText(io.BytesIO(data), max_line=200)
+    chunks = list(reader)
+    (long_line,) = [chunk for chunk in chunks if isinstance(chunk, source.LongLine)]
+    assert long_line.line == 2
+    assert long_line.length >= len('{"b": "' + "é" * 400 + '"}')
+    assert "".join(chunks) == '{"a": 1}\n\n{"c": 3}\n'
+    assert reader.line_count == 3

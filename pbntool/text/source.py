@@ -139,6 +139,14 @@ def _line_end(chunk: bytes) -> int:
     return chunk.rfind(b"\r", 0, len(chunk) - 1)
 
 
+def _text_line_end(text: str) -> int:
+    """``_line_end`` for decoded text: a CR ends a line in UTF-16 too (old Mac files)."""
+    cut = text.rfind("\n")
+    if cut >= 0:
+        return cut
+    return text.rfind("\r", 0, len(text) - 1)
+
+
 def _normalise_newlines(text: str) -> str:
     if "\r" in text:
         return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -292,25 +300,49 @@ class DecodedText:
         self.events.append(EncodingEvent(label, 1, bom))
         decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
         unfinished = [decoder.decode(head[2:] if bom else head)]
+        held = len(unfinished[0])  # characters; a UTF-16 code unit is two bytes
         while True:
             chunk = self.stream.read(CHUNK_SIZE)
             decoded = decoder.decode(chunk, final=not chunk)
             if not chunk:
                 text = "".join(unfinished) + decoded
             else:
-                cut = decoded.rfind("\n")
+                cut = _text_line_end(decoded)
                 if cut < 0:
                     unfinished.append(decoded)
+                    held += len(decoded)
+                    if self.max_line is not None and 2 * held > self.max_line:
+                        rest = yield from self._drop_long_utf16_line(decoder, 2 * held)
+                        unfinished, held = [rest], len(rest)
                     continue
                 unfinished.append(decoded[: cut + 1])
                 text = "".join(unfinished)
                 unfinished = [decoded[cut + 1 :]]
+                held = len(unfinished[0])
             if text:
                 if not self.lf_only and text.count("\n") != text.count("\r\n"):
                     self.lf_only = True
                 yield from self._split(text)
             if not chunk:
                 return
+
+    def _drop_long_utf16_line(
+        self, decoder: codecs.IncrementalDecoder, length: int
+    ) -> Generator[str, None, str]:
+        """``_drop_long_line`` for UTF-16 (whose pending text is one unfinished line):
+        ``length`` bytes of it are read; returns the text after its end."""
+        while True:
+            chunk = self.stream.read(CHUNK_SIZE)
+            decoded = decoder.decode(chunk, final=not chunk)
+            cut = _text_line_end(decoded) if chunk else -1
+            if cut >= 0 or not chunk:
+                length += 2 * (cut + 1) if chunk else 2 * len(decoded)
+                rest = decoded[cut + 1 :] if chunk else ""
+                break
+            length += 2 * len(decoded)
+        self.line_count += 1
+        yield LongLine(self.line_count, length)
+        return rest
 
     def _split(self, text: str) -> Iterator[str]:
         text = _normalise_newlines(text)
