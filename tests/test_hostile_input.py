@@ -255,6 +255,25 @@ def test_a_pbn_game_over_the_size_limit_is_skipped_and_the_next_read(tmp_path: P
 
 
 @pytest.mark.slow
+def test_a_pbn_game_of_64_mb_is_read_in_bounded_memory_and_linear_time(tmp_path: Path) -> None:
+    """A game with no blank line in 64 MB (a log pasted into a file, a broken export) was held
+    whole and its text copied at every megabyte: 230 MB and six seconds.  It is read on and
+    dropped past the game size limit."""
+    line = "a line of text that no blank line follows\n"
+    path = tmp_path / "long-game.pbn"
+    with path.open("w", encoding="utf-8") as out:
+        out.write('[Event "x"]\n')
+        out.write(line * (64 * MiB // len(line)))
+        out.write("\n" + GAME.replace('"1"', '"2"'))
+    run = measured("validate", path)
+    assert codes(run.err).count("SRC009") == 1, run.err
+    size = 12 + (64 * MiB // len(line)) * len(line) - 1  # the game, without its last line end
+    assert f"game of {size} characters" in run.err
+    assert "1 board" in run.err  # the game after it
+    assert run.peak < 100 * MiB
+
+
+@pytest.mark.slow
 def test_a_pbn_game_of_stray_braces_is_bounded(tmp_path: Path) -> None:
     path = tmp_path / "braces.pbn"
     path.write_text("}" * (MiB // 2) + "\n" + GAME + "\n" + GAME.replace('"1"', '"2"'))

@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lark import Lark
 
 from pbntool.diagnostics import Diagnostic
 from pbntool.formats import pbn
-from pbntool.formats.pbn.reader import split_games
+from pbntool.formats.pbn.reader import GameBlock, GameSplitter, split_games
 from pbntool.model import (
     PASSED_OUT,
     Action,
@@ -25,6 +27,7 @@ from pbntool.model import (
     Vulnerability,
 )
 from pbntool.text.grammars import grammar_text, load_parser
+from pbntool.text.source import MAX_GAME_ENV
 
 
 def codes(diagnostics: tuple[Diagnostic, ...]) -> list[str]:
@@ -487,3 +490,74 @@ def test_an_internal_failure_costs_one_game_and_is_reported(
     [internal] = [d for d in result.diagnostics if d.code == "INT001"]
     assert (internal.file, internal.line) == ("bug.pbn", 3)
     assert "this game was skipped" in internal.message and "boom" in internal.message
+
+
+# --- games over the splitter's hold --------------------------------------------------------
+
+_PIECES_OF_GAMES = [
+    '[Event "e"]\n',
+    '[Board "1"]\n',
+    "text ",
+    "x" * 7,
+    "\n",
+    "\n\n",
+    " \t\n",
+    "{",
+    "}",
+    "{par 7NT N]\n",
+    '"{"',
+    "; {\n",
+    "%{\n",
+    "\x1a",
+]
+
+
+def _split_held(text: str, cuts: list[int], hold: int) -> list[GameBlock]:
+    splitter = GameSplitter(hold=hold)
+    blocks: list[GameBlock] = []
+    start = 0
+    for cut in sorted(cuts):
+        blocks.extend(splitter.feed(text[start:cut], final=False))
+        start = max(start, cut)
+    blocks.extend(splitter.feed(text[start:], final=False))
+    blocks.extend(splitter.feed("", final=True))
+    return blocks
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from(_PIECES_OF_GAMES), max_size=40),
+    cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=12),
+    hold=st.integers(min_value=0, max_value=60),
+)
+def test_a_game_over_the_hold_is_dropped_where_the_whole_text_would_end_it(
+    parts: list[str], cuts: list[int], hold: int
+) -> None:
+    """Games longer than ``hold`` come out with their start dropped, as the text arrives in
+    any pieces; every game starts, ends and measures as when the whole text is split at
+    once, and a game within the hold is the same game (before this, a game of 100 MB held
+    all of it and took ten seconds to split, its text copied at every chunk)."""
+    text = "".join(parts)
+    whole = list(split_games([text]))
+    held = _split_held(text, cuts, hold)
+    assert [(b.first_line, b.last_line, b.size) for b in held] == [
+        (b.first_line, b.last_line, b.size) for b in whole
+    ]
+    for kept, reference in zip(held, whole, strict=True):
+        if kept.dropped_chars:
+            assert reference.size > hold - 1  # only a game over the hold is dropped
+            assert reference.text.endswith(kept.text)
+        else:
+            assert kept == reference
+
+
+def test_a_game_over_the_hold_is_reported_with_its_size_and_the_next_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(MAX_GAME_ENV, "1000")
+    long_game = '[Event "big"]\n' + ("a line of commentary\n" * 5000) + "{a comment}\n"
+    data = (long_game + "\n" + '[Event "next"]\n[Board "2"]\n').encode()
+    records = list(pbn.iter_records(io.BytesIO(data), "big.pbn"))
+    (oversized,) = [d for r in records for d in r.diagnostics if d.code == "SRC009"]
+    assert f"game of {len(long_game.rstrip())} characters" in oversized.message
+    assert (oversized.line, records[-1].board.tag("Board")) == (1, "2")

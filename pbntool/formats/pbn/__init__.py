@@ -114,7 +114,9 @@ def iter_regions(
     whoever reads them: the planner of ``-j`` then costs a few operations per megabyte, not
     a few per game.  ``region_chars`` 0: every game is split here."""
     text = DecodedText(stream)
-    splitter = GameSplitter()
+    # A game over the limit is not parsed (SRC009): the splitter holds no more of it than
+    # that.  One more character: the text held may end with a line end the game does not.
+    splitter = GameSplitter(hold=max_game_chars() + 1)
     games = _Games(text)
     chunks = iter(text)
     while True:
@@ -156,7 +158,7 @@ class _Games:
     def of(self, blocks: Iterable[GameBlock]) -> Iterator[Piece]:
         events = self.text.events
         for block in blocks:
-            last_line = block.first_line + block.text.count("\n")
+            last_line = block.last_line
             while self.reported < len(events) and events[self.reported].line <= last_line:
                 yield events[self.reported]
                 self.reported += 1
@@ -177,7 +179,7 @@ def read_pieces(
             continue
         context.lf_only = piece.lf_only
         block = piece.block
-        if len(block.text) > limit:
+        if block.dropped_chars or len(block.text) > limit:
             yield _oversized(block, name, limit)
             continue
         board = read_fast(block, context) if fast else None
@@ -193,7 +195,7 @@ def read_pieces(
 
 def _oversized(block: GameBlock, name: str, limit: int) -> Record:
     """The finding that a game is too big to parse (SRC009); the games after it are read."""
-    found = SRC009.at(what=f"game of {len(block.text)} characters", limit=limit)
+    found = SRC009.at(what=f"game of {block.size} characters", limit=limit)
     return Record(None, (_place(found, name, block.first_line, 1),), name, block.first_line)
 
 

@@ -69,6 +69,20 @@ class GameBlock:
     after a line that starts a game, which is ``gap`` lines after ``end``.  Each is read as
     ending at ``end`` (the line end after its last line of text, or the end of the text), so
     the game after it is read (PBN138)."""
+    dropped_chars: int = 0
+    """Characters of a game over the splitter's ``hold`` that were read and not kept (its
+    start: ``text`` is the rest); such a game is too big to parse (SRC009) whatever it holds."""
+    dropped_lines: int = 0
+    """Line ends in the dropped characters."""
+
+    @property
+    def size(self) -> int:
+        """The game's length in characters, the dropped ones included."""
+        return self.dropped_chars + len(self.text)
+
+    @property
+    def last_line(self) -> int:
+        return self.first_line + self.dropped_lines + self.text.count("\n")
 
 
 def split_games(chunks: Iterable[str], first_line: int = 1) -> Iterator[GameBlock]:
@@ -103,22 +117,46 @@ class GameSplitter:
     runaways: dict[int, tuple[int, int]] = field(default_factory=dict)
     """File offsets of runaway ``{`` comments (see ``GameBlock.runaway_comments``) to their
     end's file offset and the lines from there to the game's first line."""
+    hold: int | None = None
+    """The most characters of one game held while waiting for its end (None: no limit).  A
+    game longer than this is read on and dropped a line at a time, and comes out with only
+    its end as text (``GameBlock.dropped_chars``): a game of a gigabyte costs the memory of
+    one at the limit (and of its longest line), and linear time.  It ends where it would
+    have ended held whole: only text whose reading nothing after it can change is dropped."""
+    dropped: tuple[int, int, int] | None = None
+    """For the game being dropped: its first line, the characters and line ends dropped."""
 
     def feed(self, chunk: str, final: bool) -> Iterator[GameBlock]:
         text = self.text + chunk if self.text else chunk
         if final:
             # Ctrl-Z ends files written by DOS programs: a marker, not content.
             text = text.rstrip(_DOS_EOF)
-        start = self._skip_blank_lines(text, 0)
-        while start < len(text):
-            end, resume = self._game_end(text, start, final)
+        start = self._resume(text)
+        while start < len(text) or (final and self.dropped):
+            end, resume, settled = self._game_end(text, start, final)
             if end < 0:
+                if self.dropped or (self.hold is not None and settled - start > self.hold):
+                    start = self._drop(text, start, settled)
                 break
             yield self._block(text, start, end)
             self.line += text.count("\n", start, resume)
             start = self._skip_blank_lines(text, resume)
         self.base += start
         self.text = text[start:]
+
+    def _resume(self, text: str) -> int:
+        """Where splitting goes on in ``text``: after the blank lines that start it, unless a
+        game being dropped goes on there."""
+        return 0 if self.dropped else self._skip_blank_lines(text, 0)
+
+    def _drop(self, text: str, start: int, settled: int) -> int:
+        """Drop the game's text up to ``settled`` (what no more input can change the reading
+        of); returns where the text kept starts."""
+        first_line, chars, lines = self.dropped or (self.line, 0, 0)
+        line_ends = text.count("\n", start, settled)
+        self.dropped = (first_line, chars + settled - start, lines + line_ends)
+        self.line += line_ends
+        return settled
 
     def regions(self, chunk: str, limit: int) -> list[tuple[str, int]] | None:
         """Games ``feed(chunk)`` would yield, as runs of text of at least ``limit``
@@ -127,8 +165,8 @@ class GameSplitter:
         pending (``feed("")`` splits it).  None when the text pending or ``chunk`` holds a
         ``{``: then ``feed`` must split it (a comment can hold a separator, and unclosed
         braces are state)."""
-        if not self._plain(chunk):
-            return None
+        if not self._plain(chunk) or self.dropped or self._holding_too_much():
+            return None  # ``feed`` drops a game over ``hold``
         text = self.text + chunk if self.text else chunk
 
         def ends() -> Iterator[int]:
@@ -146,6 +184,9 @@ class GameSplitter:
             return None
         end = max((separator.end() for separator in _SEPARATOR.finditer(self.text)), default=0)
         return self._cut(self.text, [end])[0] if end else None
+
+    def _holding_too_much(self) -> bool:
+        return self.hold is not None and len(self.text) > self.hold
 
     def _plain(self, chunk: str) -> bool:
         return not self.runaways and "{" not in chunk and "{" not in self.text
@@ -170,8 +211,10 @@ class GameSplitter:
         self.line += text.count("\n", position, match.end())
         return match.end()
 
-    def _game_end(self, text: str, start: int, final: bool) -> tuple[int, int]:
-        """(end of the game, start of what follows), or (-1, -1) if more input is needed."""
+    def _game_end(self, text: str, start: int, final: bool) -> tuple[int, int, int]:
+        """(end of the game, start of what follows, -1), or (-1, -1, settled) if more input
+        is needed: the text before ``settled`` is read as it will be whatever comes next
+        (no separator can start in it, no ``{`` in it is still open)."""
         position = start
         while True:
             separator = _SEPARATOR.search(text, position)
@@ -179,8 +222,10 @@ class GameSplitter:
             brace = self._open_brace(text, position, limit)
             if brace < 0:
                 if separator is not None:
-                    return separator.start(), separator.end()
-                return (len(text), len(text)) if final else (-1, -1)
+                    return separator.start(), separator.end(), -1
+                if final:
+                    return len(text), len(text), -1
+                return -1, -1, self._settled(text, position)
             close = text.find("}", brace)
             if close >= 0:
                 end, gap = _runaway_end(text, brace, close)
@@ -191,7 +236,7 @@ class GameSplitter:
                 position = close + 1
                 continue
             if not final and len(text) - brace <= MAX_BRACE_CHARS:
-                return -1, -1
+                return -1, -1, brace
             # Never closed: read this "{" as a stray character and go on after it.  With no
             # "}" anywhere after it, no later "{" can open a comment either (this keeps a file
             # of a million "{" linear).
@@ -199,6 +244,28 @@ class GameSplitter:
             if final:
                 self.no_comments_from = min(self.no_comments_from, self.base + brace)
             position = brace + 1
+
+    def _settled(self, text: str, position: int) -> int:
+        """Where the text read from ``position`` on (with no separator and no open ``{`` in it)
+        can be cut without changing how the rest is read: at its last line end (a separator
+        may start there; and the scan of strings, ``;`` and ``%`` starts afresh on the next
+        line), or at the ``{`` of a comment that goes on over it.  ``position`` if no line
+        ends after it: a line is held whole until it ends."""
+        cut = text.rfind("\n", position)
+        if cut < 0:
+            return position
+        stop = int(min(cut, self.no_comments_from - self.base))
+        if stop <= position or text.find("{", position, stop) < 0:
+            return cut  # the common case, at the speed of find (the scan is 15 ms a MB)
+        while (match := _BRACE_SCAN.search(text, position, stop)) is not None:
+            if match.group()[0] == "{":
+                if self.base + match.start() in self.stray_set:  # read as a character
+                    position = match.start() + 1
+                    continue
+                if match.end() >= stop:  # over the line end, or not closed before it
+                    return match.start()
+            position = match.end()
+        return cut
 
     def _mark_stray(self, offset: int) -> None:
         if offset not in self.stray_set:
@@ -225,6 +292,14 @@ class GameSplitter:
             position = match.end()
 
     def _block(self, text: str, start: int, end: int) -> GameBlock:
+        block = self._kept_block(text, start, end)
+        if self.dropped is None:
+            return block
+        first_line, chars, lines = self.dropped
+        self.dropped = None
+        return GameBlock(block.text, first_line, dropped_chars=chars, dropped_lines=lines)
+
+    def _kept_block(self, text: str, start: int, end: int) -> GameBlock:
         body = text[start:end].rstrip("\n")
         first = bisect.bisect_left(self.stray_braces, self.base + start)
         last = bisect.bisect_left(self.stray_braces, self.base + end)

@@ -130,6 +130,8 @@ def _pack(piece: Piece | RegionPiece) -> PieceData:
             block.unclosed_braces,
             piece.lf_only,
             block.runaway_comments,
+            block.dropped_chars,
+            block.dropped_lines,
         )
     return ("e", piece.encoding, piece.line, piece.from_bom)
 
@@ -139,7 +141,7 @@ def _unpack(data: PieceData) -> Iterator[Piece]:
     if kind == "r":
         yield from RegionPiece(data[1], data[2], data[3]).games()
     elif kind == "g":
-        yield GamePiece(GameBlock(data[1], data[2], data[3], data[5]), data[4])
+        yield GamePiece(GameBlock(data[1], data[2], data[3], data[5], data[6], data[7]), data[4])
     else:
         yield EncodingEvent(data[1], data[2], data[3])
 
