@@ -274,6 +274,26 @@ def test_a_pbn_game_of_64_mb_is_read_in_bounded_memory_and_linear_time(tmp_path:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    "line",
+    ['[Note "{}"]', "{{{}}}", "{}", "; {}"],
+    ids=["tag value", "comment", "text", "semicolon comment"],
+)
+def test_one_line_of_64_mb_is_read_in_bounded_memory(tmp_path: Path, line: str) -> None:
+    """A tag value, a comment or text of 64 MB on one line was held whole, five times over:
+    320 MB.  The reader takes it a megabyte at a time and the splitter cuts the game inside
+    the line, carrying over whether it was in a string or a comment."""
+    path = tmp_path / "long-line.pbn"
+    game = '[Event "x"]\n' + line.format("x" * (64 * MiB))
+    path.write_text(game + "\n\n" + GAME.replace('"1"', '"2"'))
+    run = measured("validate", path)
+    assert codes(run.err).count("SRC009") == 1, run.err
+    assert f"game of {len(game)} characters" in run.err
+    assert "1 board" in run.err  # the game after it
+    assert run.peak < 100 * MiB
+
+
+@pytest.mark.slow
 def test_a_pbn_game_of_stray_braces_is_bounded(tmp_path: Path) -> None:
     path = tmp_path / "braces.pbn"
     path.write_text("}" * (MiB // 2) + "\n" + GAME + "\n" + GAME.replace('"1"', '"2"'))

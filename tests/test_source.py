@@ -124,6 +124,67 @@ def test_mixed_encodings_decode_line_by_line_whatever_the_window(
     assert [line for _, line in events] == ([] if first is None else [first])
 
 
+# --- a long line in pieces (the PBN reader) -------------------------------------------------
+
+utf8_lines = st.text(alphabet=st.sampled_from("ab é€𝄞{}\t"), max_size=60)  # 1 to 4 bytes
+utf8_documents = st.lists(st.tuples(utf8_lines, line_ends), max_size=12).map(
+    lambda lines: b"".join(text.encode("utf-8") + end for text, end in lines)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=utf8_documents,
+    size=st.integers(min_value=1, max_value=9),
+    piece=st.integers(min_value=1, max_value=20),
+)
+def test_long_lines_in_pieces_give_the_same_text(data: bytes, size: int, piece: int) -> None:
+    """``piece_bytes`` cuts a line longer than it into pieces, never inside a character or a
+    CR LF: the text, lines and line-end facts are those of whole lines, and no piece is
+    much longer than ``piece_bytes`` however long the line."""
+    assume(source.sniff_utf16(data[:4]) is None)
+    original = source.CHUNK_SIZE
+    source.CHUNK_SIZE = size
+    try:
+        whole = DecodedText(io.BytesIO(data))
+        whole_text = "".join(whole)
+        pieces = DecodedText(io.BytesIO(data), piece_bytes=piece)
+        chunks = list(pieces)
+    finally:
+        source.CHUNK_SIZE = original
+    assert "".join(chunks) == whole_text
+    assert (pieces.line_count, pieces.lf_only) == (whole.line_count, whole.lf_only)
+    assert pieces.events == whole.events == []
+    # What a line end leaves unfinished waits for the next chunk: a piece and two chunks.
+    assert all(len(chunk.encode("utf-8")) <= max(piece, size) + size + 4 for chunk in chunks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(st.tuples(utf8_lines, st.sampled_from(["\n", "\r\n", "\r"])), max_size=12),
+    size=st.integers(min_value=2, max_value=9),
+    piece=st.integers(min_value=1, max_value=20),
+    encoding=st.sampled_from(["utf-16-le", "utf-16-be"]),
+)
+def test_long_utf16_lines_in_pieces_give_the_same_text(
+    lines: list[tuple[str, str]], size: int, piece: int, encoding: str
+) -> None:
+    text = "".join(line + end for line, end in lines)
+    bom = codecs.BOM_UTF16_LE if encoding.endswith("le") else codecs.BOM_UTF16_BE
+    data = bom + text.encode(encoding)
+    original = source.CHUNK_SIZE
+    source.CHUNK_SIZE = size
+    try:
+        whole = DecodedText(io.BytesIO(data))
+        pieces = DecodedText(io.BytesIO(data), piece_bytes=piece)
+        whole_text, chunks = "".join(whole), list(pieces)
+    finally:
+        source.CHUNK_SIZE = original
+    assert "".join(chunks) == whole_text == text.replace("\r\n", "\n").replace("\r", "\n")
+    assert (pieces.line_count, pieces.lf_only) == (whole.line_count, whole.lf_only)
+    assert all(len(chunk) <= max(piece, size) + size + 2 for chunk in chunks)
+
+
 # --- long lines in UTF-16 ----------------------------------------------------------------
 
 

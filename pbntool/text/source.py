@@ -21,6 +21,7 @@ from pbntool.records import Record
 __all__ = [
     "DEFAULT_MAX_GAME_CHARS",
     "DEFAULT_MAX_RECORD_CHARS",
+    "LINE_PIECE_BYTES",
     "MAX_GAME_ENV",
     "MAX_RECORD_ENV",
     "DecodedText",
@@ -72,6 +73,9 @@ class EncodingEvent:
     line: int
     from_bom: bool
 
+
+LINE_PIECE_BYTES = CHUNK_SIZE
+"""``DecodedText.piece_bytes`` for a reader that takes a long line in pieces (PBN)."""
 
 DECODE_WINDOW = 8 << 10
 """About this many bytes of whole lines are decoded at a time in a chunk that is not all
@@ -147,6 +151,22 @@ def _text_line_end(text: str) -> int:
     return text.rfind("\r", 0, len(text) - 1)
 
 
+def _line_piece(data: bytes) -> tuple[bytes, bytes]:
+    """A long line's bytes read so far, cut where decoding a piece cannot go wrong: before a
+    final CR (its LF may come next) and before a UTF-8 character not yet complete."""
+    end = len(data) - 1 if data.endswith(b"\r") else len(data)
+    for back in range(1, min(4, end + 1)):
+        byte = data[end - back]
+        if byte < 0x80:
+            break  # ASCII: no character is unfinished
+        if byte >= 0xC0:  # the first byte of a character of this many bytes
+            needed = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            if back < needed:
+                end -= back
+            break
+    return data[:end], data[end:]
+
+
 def _normalise_newlines(text: str) -> str:
     if "\r" in text:
         return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -171,6 +191,13 @@ class DecodedText:
     """A line longer than this (in bytes) is not held: its bytes are read and dropped, and a
     ``LongLine`` chunk stands for it (the JSON reader skips such a record).  None: no limit
     (the other readers cut long lines themselves, or bound the games they are in)."""
+    piece_bytes: int | None = None
+    """A line longer than this comes in pieces of about this size (a chunk then ends with
+    no line end; a UTF-8 character or a CR LF is never cut in two), for a reader that holds
+    no more of a game than a limit however long its lines (PBN's splitter).  Each piece is
+    decoded alone: in a line over this size whose bytes are not all UTF-8, the pieces that
+    are UTF-8 are read as such.  None: every chunk but the last ends with a line end."""
+    _fell_back: bool = field(default=False, init=False, repr=False)
 
     def __iter__(self) -> Iterator[str]:
         head = self.stream.read(4)
@@ -184,7 +211,6 @@ class DecodedText:
         yield from self._iter_bytes(head)
 
     def _iter_bytes(self, pending: bytes) -> Iterator[str]:
-        fell_back = False
         # The unfinished line, in pieces: joined once at its end, so a line of many chunks
         # costs linear time (concatenating as we go would copy it once per chunk).
         unfinished = [pending]
@@ -202,22 +228,29 @@ class DecodedText:
                     if limit is not None and held > limit:
                         rest = yield from self._drop_long_line(unfinished)
                         unfinished, held = [rest], len(rest) - rest.rfind(b"\n") - 1
+                    elif self.piece_bytes is not None and held >= self.piece_bytes:
+                        data, rest = _line_piece(b"".join(unfinished))
+                        unfinished, held = [rest], len(rest)
+                        yield self._decoded(data)
                     continue
                 held = len(chunk) - cut - 1
                 unfinished.append(chunk[: cut + 1])
                 data = b"".join(unfinished)
                 unfinished = [chunk[cut + 1 :]]
             if data:
-                data, lines = self._normalised(data)
-                try:
-                    text = data.decode("utf-8")
-                except UnicodeDecodeError:
-                    text = self._decode_mixed(data, fell_back)
-                    fell_back = True
-                self.line_count += lines
-                yield text
+                yield self._decoded(data)
             if not chunk:
                 return
+
+    def _decoded(self, data: bytes) -> str:
+        data, lines = self._normalised(data)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = self._decode_mixed(data, self._fell_back)
+            self._fell_back = True
+        self.line_count += lines
+        return text
 
     def _normalised(self, data: bytes) -> tuple[bytes, int]:
         """``data`` with its line ends made LF (before decoding: no byte of a multi-byte
@@ -314,17 +347,25 @@ class DecodedText:
                     if self.max_line is not None and 2 * held > self.max_line:
                         rest = yield from self._drop_long_utf16_line(decoder, 2 * held)
                         unfinished, held = [rest], len(rest)
+                    elif self.piece_bytes is not None and 2 * held >= self.piece_bytes:
+                        text = "".join(unfinished)
+                        keep = len(text) - 1 if text.endswith("\r") else len(text)
+                        unfinished, held = [text[keep:]], len(text) - keep
+                        yield from self._utf16_text(text[:keep])
                     continue
                 unfinished.append(decoded[: cut + 1])
                 text = "".join(unfinished)
                 unfinished = [decoded[cut + 1 :]]
                 held = len(unfinished[0])
-            if text:
-                if not self.lf_only and text.count("\n") != text.count("\r\n"):
-                    self.lf_only = True
-                yield from self._split(text)
+            yield from self._utf16_text(text)
             if not chunk:
                 return
+
+    def _utf16_text(self, text: str) -> Iterator[str]:
+        if text:
+            if not self.lf_only and text.count("\n") != text.count("\r\n"):
+                self.lf_only = True
+            yield from self._split(text)
 
     def _drop_long_utf16_line(
         self, decoder: codecs.IncrementalDecoder, length: int

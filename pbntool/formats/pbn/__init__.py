@@ -30,7 +30,13 @@ from pbntool.formats.pbn.reader import (
 from pbntool.formats.pbn.writer import WriteOptions, dump, dumps, iter_dump
 from pbntool.model import Board
 from pbntool.records import ParseResult, Record, collect, place, strict_boards
-from pbntool.text.source import DecodedText, EncodingEvent, encoding_record, max_game_chars
+from pbntool.text.source import (
+    LINE_PIECE_BYTES,
+    DecodedText,
+    EncodingEvent,
+    encoding_record,
+    max_game_chars,
+)
 
 __all__ = [
     "GamePiece",
@@ -60,7 +66,7 @@ _CONTROL_CHARACTER = re.compile(_CONTROL)
 
 
 def iter_records(stream: BinaryIO, name: str = "<stdin>", *, fast: bool = True) -> Iterator[Record]:
-    """Read a PBN byte stream one game at a time (memory bounded by the largest game).
+    """Read a PBN byte stream one game at a time (memory bounded by the game size limit).
 
     Yields a ``Record`` per game, in file order, plus records with ``board`` None for
     findings that belong to no game (encoding notes, text after the last game).  ``fast``
@@ -113,7 +119,7 @@ def iter_regions(
     ``RegionPiece``s of ``region_chars`` characters or a game more, split into games only by
     whoever reads them: the planner of ``-j`` then costs a few operations per megabyte, not
     a few per game.  ``region_chars`` 0: every game is split here."""
-    text = DecodedText(stream)
+    text = DecodedText(stream, piece_bytes=LINE_PIECE_BYTES)
     # A game over the limit is not parsed (SRC009): the splitter holds no more of it than
     # that.  One more character: the text held may end with a line end the game does not.
     splitter = GameSplitter(hold=max_game_chars() + 1)

@@ -43,6 +43,7 @@ MAX_BRACE_CHARS = 16 << 20
 # "A semi-empty line is an empty line, or a line containing only spaces or tabs."
 _SEPARATOR = re.compile(r"\n(?:[ \t]*\n)+")
 _LEADING_BLANK_LINES = re.compile(r"(?:[ \t]*\n)+")
+_BLANKS_TO_THE_END = re.compile(r"[ \t]*\Z")
 # What can hide a "{" from the brace scanner: strings, ";" comments, escape lines.
 _BRACE_SCAN = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|;[^\n]*|\{[^}]*\}?|^%[^\n]*', re.M)
 _DOS_EOF = "\x1a"
@@ -125,38 +126,50 @@ class GameSplitter:
     have ended held whole: only text whose reading nothing after it can change is dropped."""
     dropped: tuple[int, int, int] | None = None
     """For the game being dropped: its first line, the characters and line ends dropped."""
+    long_line: int = 1 << 16
+    """A game being dropped whose last line is longer than this is cut inside the line (see
+    ``_line_cut``), so that one endless line costs no more memory than a game at the limit."""
+    context: int = 0
+    """While a game is dropped: 1 when ``text`` starts with a character standing for the
+    scan's state where the text was cut inside a line (not part of the text)."""
 
     def feed(self, chunk: str, final: bool) -> Iterator[GameBlock]:
         text = self.text + chunk if self.text else chunk
         if final:
             # Ctrl-Z ends files written by DOS programs: a marker, not content.
             text = text.rstrip(_DOS_EOF)
-        start = self._resume(text)
+        # A game being dropped goes on at the start of the text, and its scan re-reads the
+        # character that stands for the state it was cut in; else blank lines come first.
+        start = self.context if self.dropped else self._skip_blank_lines(text, 0)
+        scan = 0 if self.dropped else start
         while start < len(text) or (final and self.dropped):
-            end, resume, settled = self._game_end(text, start, final)
+            end, resume, settled = self._game_end(text, start, final, scan)
             if end < 0:
-                if self.dropped or (self.hold is not None and settled - start > self.hold):
-                    start = self._drop(text, start, settled)
+                if self.dropped or (self.hold is not None and settled[0] - start > self.hold):
+                    self._drop(text, start, *settled)
+                    return
                 break
             yield self._block(text, start, end)
             self.line += text.count("\n", start, resume)
-            start = self._skip_blank_lines(text, resume)
+            start = scan = self._skip_blank_lines(text, resume)
+        if self.dropped:
+            return  # no text came after what was kept: it stays as it is
         self.base += start
         self.text = text[start:]
 
-    def _resume(self, text: str) -> int:
-        """Where splitting goes on in ``text``: after the blank lines that start it, unless a
-        game being dropped goes on there."""
-        return 0 if self.dropped else self._skip_blank_lines(text, 0)
-
-    def _drop(self, text: str, start: int, settled: int) -> int:
-        """Drop the game's text up to ``settled`` (what no more input can change the reading
-        of); returns where the text kept starts."""
+    def _drop(self, text: str, start: int, settled: int, state: str) -> None:
+        """Drop the game's text from ``start`` to ``settled`` (what no more input can change
+        the reading of), keeping the rest after ``state`` (see ``_line_cut``)."""
+        if settled <= start:  # nothing more can go yet: the text stays, with its state
+            self.text = text
+            return
         first_line, chars, lines = self.dropped or (self.line, 0, 0)
         line_ends = text.count("\n", start, settled)
         self.dropped = (first_line, chars + settled - start, lines + line_ends)
         self.line += line_ends
-        return settled
+        self.base += settled - len(state)
+        self.text = state + text[settled:]
+        self.context = len(state)
 
     def regions(self, chunk: str, limit: int) -> list[tuple[str, int]] | None:
         """Games ``feed(chunk)`` would yield, as runs of text of at least ``limit``
@@ -211,21 +224,23 @@ class GameSplitter:
         self.line += text.count("\n", position, match.end())
         return match.end()
 
-    def _game_end(self, text: str, start: int, final: bool) -> tuple[int, int, int]:
-        """(end of the game, start of what follows, -1), or (-1, -1, settled) if more input
-        is needed: the text before ``settled`` is read as it will be whatever comes next
-        (no separator can start in it, no ``{`` in it is still open)."""
-        position = start
+    def _game_end(
+        self, text: str, start: int, final: bool, scan: int
+    ) -> tuple[int, int, tuple[int, str]]:
+        """(end of the game, start of what follows, _), or (-1, -1, (settled, state)) if more
+        input is needed: the text before ``settled`` is read as it will be whatever comes
+        next (see ``_settled``).  The scan for separators and braces starts at ``scan``."""
+        position = scan
         while True:
             separator = _SEPARATOR.search(text, position)
             limit = separator.start() if separator else len(text)
             brace = self._open_brace(text, position, limit)
             if brace < 0:
                 if separator is not None:
-                    return separator.start(), separator.end(), -1
+                    return separator.start(), separator.end(), _NOT_SETTLED
                 if final:
-                    return len(text), len(text), -1
-                return -1, -1, self._settled(text, position)
+                    return len(text), len(text), _NOT_SETTLED
+                return -1, -1, self._settled(text, start, position)
             close = text.find("}", brace)
             if close >= 0:
                 end, gap = _runaway_end(text, brace, close)
@@ -236,7 +251,7 @@ class GameSplitter:
                 position = close + 1
                 continue
             if not final and len(text) - brace <= MAX_BRACE_CHARS:
-                return -1, -1, brace
+                return -1, -1, (brace, "")
             # Never closed: read this "{" as a stray character and go on after it.  With no
             # "}" anywhere after it, no later "{" can open a comment either (this keeps a file
             # of a million "{" linear).
@@ -245,18 +260,31 @@ class GameSplitter:
                 self.no_comments_from = min(self.no_comments_from, self.base + brace)
             position = brace + 1
 
-    def _settled(self, text: str, position: int) -> int:
-        """Where the text read from ``position`` on (with no separator and no open ``{`` in it)
-        can be cut without changing how the rest is read: at its last line end (a separator
-        may start there; and the scan of strings, ``;`` and ``%`` starts afresh on the next
-        line), or at the ``{`` of a comment that goes on over it.  ``position`` if no line
-        ends after it: a line is held whole until it ends."""
+    def _settled(self, text: str, start: int, position: int) -> tuple[int, str]:
+        """Where the text of a game from ``start`` (with no separator and no open ``{`` from
+        ``position``, where the scan is between tokens) can be cut without changing how the
+        rest is read: at its last line end (a separator may start there, and strings, ``;``
+        and ``%`` are scanned afresh on the next line), or at the ``{`` of a comment that
+        goes on over it; in a last line longer than ``long_line``, inside it (``_line_cut``).
+        With the state the text after the cut is to be scanned in ("" for none)."""
         cut = text.rfind("\n", position)
-        if cut < 0:
-            return position
+        if cut >= 0:
+            spanning = self._comment_over(text, position, cut)
+            if spanning >= 0:
+                return spanning, ""
+            position = cut + 1
+        at_line_end = (max(cut, start), "")
+        if len(text) - position <= self.long_line:
+            return at_line_end
+        if _BLANKS_TO_THE_END.match(text, position):
+            return at_line_end  # a semi-empty line yet: a separator may still start before it
+        return self._line_cut(text, position, start) or at_line_end
+
+    def _comment_over(self, text: str, position: int, cut: int) -> int:
+        """The start of a ``{`` comment that the line end at ``cut`` is in, or -1."""
         stop = int(min(cut, self.no_comments_from - self.base))
         if stop <= position or text.find("{", position, stop) < 0:
-            return cut  # the common case, at the speed of find (the scan is 15 ms a MB)
+            return -1  # the common case, at the speed of find (the scan is 15 ms a MB)
         while (match := _BRACE_SCAN.search(text, position, stop)) is not None:
             if match.group()[0] == "{":
                 if self.base + match.start() in self.stray_set:  # read as a character
@@ -265,7 +293,42 @@ class GameSplitter:
                 if match.end() >= stop:  # over the line end, or not closed before it
                     return match.start()
             position = match.end()
-        return cut
+        return -1
+
+    def _line_cut(self, text: str, position: int, start: int) -> tuple[int, str] | None:
+        """A cut near the end of the last line (which starts at ``position``, between tokens)
+        and the scan's state there, as the one character that puts a scan in that state:
+        ``"`` inside a string, ``;`` inside the rest of a line (a ``;`` comment, a ``%``
+        line), ``x`` between tokens (it is no line start, so a ``%`` after it is text).
+        The line holds no open ``{``: a ``{`` not closed in it is read as a character.
+        None when nothing after ``start`` would go (a Ctrl-Z run that may end the file ends
+        the line: a line end before it would not be part of the game)."""
+        end = len(text)
+        state = "x"
+        nearest: dict[str, int] = {}
+        while (match := _next_token(text, position, end, nearest)) is not None:
+            token = match.group()
+            if token[0] == "{":
+                closed = token.endswith("}") and self.base + match.start() not in self.stray_set
+                position = match.end() if closed else match.start() + 1
+            elif token[0] == '"' and not _string_closed(token):
+                state = '"'  # to the end, or to a last backslash, whose escape is yet to come
+                end = match.end()
+                break
+            elif token[0] in ";%":
+                state = ";"
+                break
+            else:
+                position = match.end()
+        # Ctrl-Z at the very end may be the file's end mark, not part of the game: kept,
+        # with a backslash that would escape the first of them.
+        run = end
+        while run > max(position, end - _EOF_RUN_HELD) and text[run - 1] == _DOS_EOF:
+            run -= 1
+        if run < end and state == '"':
+            backslashes = run - len(text[position:run].rstrip("\\")) - position
+            run -= backslashes % 2
+        return (run, state) if run > max(position, start) else None
 
     def _mark_stray(self, offset: int) -> None:
         if offset not in self.stray_set:
@@ -315,6 +378,47 @@ class GameSplitter:
             for brace in [b for b in self.runaways if b < self.base + end]:
                 del self.runaways[brace]
         return GameBlock(body, self.line, strays, runaways)
+
+
+_TOKEN_STARTS = '";{%'
+
+
+def _next_token(
+    text: str, position: int, end: int, nearest: dict[str, int]
+) -> re.Match[str] | None:
+    """``_BRACE_SCAN.search(text, position, end)``, a hundred times faster on a long line of
+    text: the match is tried only at the nearest of the characters that start a token,
+    found with ``str.find``.  ``nearest`` remembers, across calls with increasing positions,
+    where each was found (-1: nowhere after; start with an empty dict)."""
+    while True:
+        best = -1
+        for char in _TOKEN_STARTS:
+            index = nearest.get(char, -2)
+            if index != -1 and index < position:
+                index = nearest[char] = text.find(char, position, end)
+            if index >= 0 and (best < 0 or index < best):
+                best = index
+        if best < 0:
+            return None
+        match = _BRACE_SCAN.match(text, best, end)
+        if match is not None:
+            return match
+        position = best + 1  # a "%" that starts no line
+
+
+def _string_closed(token: str) -> bool:
+    """Whether a string token of ``_BRACE_SCAN`` ends with its closing quote (not with an
+    escaped one, nor at the end of the text)."""
+    if len(token) < 2 or not token.endswith('"'):
+        return False
+    inside = token[1:-1]
+    return (len(inside) - len(inside.rstrip("\\"))) % 2 == 0
+
+
+_NOT_SETTLED = (-1, "")
+_EOF_RUN_HELD = 4096
+"""The most Ctrl-Z characters at the end of a long line kept as a possible end-of-file mark
+(a longer run is read as text)."""
 
 
 def _runaway_end(text: str, brace: int, close: int) -> tuple[int, int]:
