@@ -244,3 +244,36 @@ def test_a_line_over_max_line_is_dropped_in_utf16_as_in_utf8(
     assert long_line.length >= len('{"b": "' + "é" * 400 + '"}')
     assert "".join(chunks) == '{"a": 1}\n\n{"c": 3}\n'
     assert reader.line_count == 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.booleans(), max_size=12),
+    size=st.integers(min_value=2, max_value=40).map(lambda n: 2 * n),
+    encoding=st.sampled_from(["utf-8", "utf-16-le"]),
+)
+def test_lines_over_max_line_are_dropped_and_the_others_kept(
+    lines: list[bool], size: int, encoding: str
+) -> None:
+    """Long lines (True) among short ones, read in chunks of any size: each long line (over
+    ``max_line`` before its end is read) is one ``LongLine``, each short one is kept,
+    whatever falls in the chunk after a long one (the lines there were dropped with it,
+    up to the chunk's last line end: a JSON record after one over the size limit was lost)."""
+    texts = [("L" * 300 if long else f"s{index}") for index, long in enumerate(lines)]
+    data = "".join(text + "\n" for text in texts)
+    raw = (codecs.BOM_UTF16_LE if encoding != "utf-8" else b"") + data.encode(encoding)
+    original = source.CHUNK_SIZE
+    source.CHUNK_SIZE = size
+    try:
+        reader = DecodedText(io.BytesIO(raw), max_line=40)
+        chunks = list(reader)
+    finally:
+        source.CHUNK_SIZE = original
+    expected = "".join(
+        ("\n" if long else text + "\n") for text, long in zip(texts, lines, strict=True)
+    )
+    assert "".join(chunks) == expected
+    assert [chunk.line for chunk in chunks if isinstance(chunk, source.LongLine)] == [
+        number for number, long in enumerate(lines, 1) if long
+    ]
+    assert reader.line_count == len(lines)

@@ -13,7 +13,7 @@ import codecs
 import os
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import AnyStr, BinaryIO
 
 from pbntool.diagnostics import SRC001, SRC002, Diagnostic
 from pbntool.records import Record
@@ -151,6 +151,25 @@ def _text_line_end(text: str) -> int:
     return text.rfind("\r", 0, len(text) - 1)
 
 
+def _first_line_end(data: AnyStr, lf: AnyStr, cr: AnyStr, after_cr: bool) -> int:
+    """Where the first line of ``data`` ends (after its CR LF, LF or CR), or -1 when it does
+    not end in ``data``; ``after_cr``: what came before ``data`` ended with a CR, which
+    ended the line (taking a LF that starts ``data`` with it).  A CR that ends ``data``
+    ends no line yet: its LF may come next."""
+    if after_cr:
+        return 1 if data[:1] == lf else 0
+    ends = [index for index in (data.find(lf), data.find(cr)) if index >= 0]
+    if not ends:
+        return -1
+    first = min(ends)
+    if data[first : first + 1] == cr:
+        if first == len(data) - 1:
+            return -1
+        if data[first + 1 : first + 2] == lf:
+            first += 1
+    return first + 1
+
+
 def _line_piece(data: bytes) -> tuple[bytes, bytes]:
     """A long line's bytes read so far, cut where decoding a piece cannot go wrong: before a
     final CR (its LF may come next) and before a UTF-8 character not yet complete."""
@@ -274,21 +293,21 @@ class DecodedText:
         """The lines before an over-long one, then a ``LongLine`` for it, its bytes read up
         to its end and dropped; returns the bytes read after its end."""
         data = b"".join(unfinished)
-        start = data.rfind(b"\n") + 1
+        start = _line_end(data) + 1
         if start:
             yield from self._split(data[:start].decode("utf-8", errors="replace"))
         length = len(data) - start
-        while True:
-            chunk = self.stream.read(CHUNK_SIZE)
-            cut = _line_end(chunk) if chunk else -1
-            if cut >= 0 or not chunk:
-                length += cut + 1 if chunk else 0
-                rest = chunk[cut + 1 :] if chunk else b""
+        after_cr = data.endswith(b"\r")
+        while chunk := self.stream.read(CHUNK_SIZE):
+            end = _first_line_end(chunk, b"\n", b"\r", after_cr)
+            if end >= 0:
+                length += end
                 break
             length += len(chunk)
+            after_cr = chunk.endswith(b"\r")
         self.line_count += 1
         yield LongLine(self.line_count, length)
-        return rest
+        return chunk[end:] if chunk else b""
 
     def _decode_mixed(self, data: bytes, reported: bool) -> str:
         """Decode a chunk that is not valid UTF-8 by the one-line rule (``decode_bytes_line``),
@@ -345,8 +364,8 @@ class DecodedText:
                     unfinished.append(decoded)
                     held += len(decoded)
                     if self.max_line is not None and 2 * held > self.max_line:
-                        rest = yield from self._drop_long_utf16_line(decoder, 2 * held)
-                        unfinished, held = [rest], len(rest)
+                        rest = yield from self._drop_long_utf16_line(decoder, unfinished)
+                        unfinished, held = [rest], len(rest) - _text_line_end(rest) - 1
                     elif self.piece_bytes is not None and 2 * held >= self.piece_bytes:
                         text = "".join(unfinished)
                         keep = len(text) - 1 if text.endswith("\r") else len(text)
@@ -368,22 +387,28 @@ class DecodedText:
             yield from self._split(text)
 
     def _drop_long_utf16_line(
-        self, decoder: codecs.IncrementalDecoder, length: int
+        self, decoder: codecs.IncrementalDecoder, unfinished: list[str]
     ) -> Generator[str, None, str]:
-        """``_drop_long_line`` for UTF-16 (whose pending text is one unfinished line):
-        ``length`` bytes of it are read; returns the text after its end."""
-        while True:
-            chunk = self.stream.read(CHUNK_SIZE)
-            decoded = decoder.decode(chunk, final=not chunk)
-            cut = _text_line_end(decoded) if chunk else -1
-            if cut >= 0 or not chunk:
-                length += 2 * (cut + 1) if chunk else 2 * len(decoded)
-                rest = decoded[cut + 1 :] if chunk else ""
+        """``_drop_long_line`` for UTF-16: the lines before the long one, then a ``LongLine``
+        for it, read up to its end and dropped; returns the text read after its end."""
+        text = "".join(unfinished)
+        start = _text_line_end(text) + 1
+        if start:
+            yield from self._utf16_text(text[:start])
+        length = 2 * (len(text) - start)  # bytes: two a code unit
+        after_cr = text.endswith("\r")
+        decoded = ""
+        while chunk := self.stream.read(CHUNK_SIZE):
+            decoded = decoder.decode(chunk)
+            end = _first_line_end(decoded, "\n", "\r", after_cr)
+            if end >= 0:
+                length += 2 * end
                 break
             length += 2 * len(decoded)
+            after_cr = decoded.endswith("\r")
         self.line_count += 1
         yield LongLine(self.line_count, length)
-        return rest
+        return decoded[end:] if chunk else decoder.decode(b"", final=True)
 
     def _split(self, text: str) -> Iterator[str]:
         text = _normalise_newlines(text)
