@@ -120,10 +120,12 @@ class GameSplitter:
     end's file offset and the lines from there to the game's first line."""
     hold: int | None = None
     """The most characters of one game held while waiting for its end (None: no limit).  A
-    game longer than this is read on and dropped a line at a time, and comes out with only
-    its end as text (``GameBlock.dropped_chars``): a game of a gigabyte costs the memory of
-    one at the limit (and of its longest line), and linear time.  It ends where it would
-    have ended held whole: only text whose reading nothing after it can change is dropped."""
+    game longer than this is read on and dropped a line at a time (a long line in parts),
+    and comes out with only its end as text (``GameBlock.dropped_chars``): a game of a
+    gigabyte, even on one line, costs about the memory of one at the limit, and linear time.
+    It ends where it would have ended held whole: only text whose reading nothing after it
+    can change is dropped.  Held whole still: a ``{`` comment not yet closed (up to
+    ``MAX_BRACE_CHARS``) and a line of nothing but blanks (a separator may start there)."""
     dropped: tuple[int, int, int] | None = None
     """For the game being dropped: its first line, the characters and line ends dropped."""
     long_line: int = 1 << 16
