@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import os
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import AnyStr, BinaryIO
 
@@ -133,22 +133,33 @@ def encoding_record(event: EncodingEvent, name: str) -> Record:
     return Record(None, (diagnostic,), name, event.line)
 
 
-def _line_end(chunk: bytes) -> int:
-    """Where the last complete line of ``chunk`` ends: its last LF, else (old Mac line ends)
-    its last CR, but not a CR that ends the chunk: the next chunk may start with its LF, and
-    a CR LF cut in two would count as two line ends.  -1 when the chunk ends no line."""
-    cut = chunk.rfind(b"\n")
+def _line_end(chunk: AnyStr, lf: AnyStr, cr: AnyStr) -> int:
+    """Where the last complete line of ``chunk`` (bytes, or UTF-16 text decoded) ends: its
+    last LF, else (old Mac line ends) its last CR, but not a CR that ends the chunk: the
+    next chunk may start with its LF, and a CR LF cut in two would count as two line ends.
+    -1 when the chunk ends no line."""
+    cut = chunk.rfind(lf)
     if cut >= 0:
         return cut
-    return chunk.rfind(b"\r", 0, len(chunk) - 1)
+    return chunk.rfind(cr, 0, len(chunk) - 1)
 
 
-def _text_line_end(text: str) -> int:
-    """``_line_end`` for decoded text: a CR ends a line in UTF-16 too (old Mac files)."""
-    cut = text.rfind("\n")
-    if cut >= 0:
-        return cut
-    return text.rfind("\r", 0, len(text) - 1)
+def _to_line_end(
+    read: Callable[[], AnyStr | None], lf: AnyStr, cr: AnyStr, after_cr: bool
+) -> tuple[int, AnyStr | None]:
+    """Read on (``read``: the next piece, None at the end of the input) to the end of the
+    line being read: its length from here with its line end, and what was read after it
+    (None: the input ended first).  ``after_cr``: what was read before ended with a CR."""
+    length = 0
+    while (piece := read()) is not None:
+        if not piece:
+            continue  # a decoder's piece may be empty: it tells nothing of the line end
+        end = _first_line_end(piece, lf, cr, after_cr)
+        if end >= 0:
+            return length + end, piece[end:]
+        length += len(piece)
+        after_cr = piece.endswith(cr)
+    return length, None
 
 
 def _first_line_end(data: AnyStr, lf: AnyStr, cr: AnyStr, after_cr: bool) -> int:
@@ -240,7 +251,7 @@ class DecodedText:
             if not chunk:
                 data = b"".join(unfinished)
             else:
-                cut = _line_end(chunk)
+                cut = _line_end(chunk, b"\n", b"\r")
                 if cut < 0:
                     unfinished.append(chunk)
                     held += len(chunk)
@@ -293,21 +304,15 @@ class DecodedText:
         """The lines before an over-long one, then a ``LongLine`` for it, its bytes read up
         to its end and dropped; returns the bytes read after its end."""
         data = b"".join(unfinished)
-        start = _line_end(data) + 1
+        start = _line_end(data, b"\n", b"\r") + 1
         if start:
             yield from self._split(data[:start].decode("utf-8", errors="replace"))
-        length = len(data) - start
-        after_cr = data.endswith(b"\r")
-        while chunk := self.stream.read(CHUNK_SIZE):
-            end = _first_line_end(chunk, b"\n", b"\r", after_cr)
-            if end >= 0:
-                length += end
-                break
-            length += len(chunk)
-            after_cr = chunk.endswith(b"\r")
+        rest_of_line, after = _to_line_end(
+            lambda: self.stream.read(CHUNK_SIZE) or None, b"\n", b"\r", data.endswith(b"\r")
+        )
         self.line_count += 1
-        yield LongLine(self.line_count, length)
-        return chunk[end:] if chunk else b""
+        yield LongLine(self.line_count, len(data) - start + rest_of_line)
+        return b"" if after is None else after
 
     def _decode_mixed(self, data: bytes, reported: bool) -> str:
         """Decode a chunk that is not valid UTF-8 by the one-line rule (``decode_bytes_line``),
@@ -359,13 +364,13 @@ class DecodedText:
             if not chunk:
                 text = "".join(unfinished) + decoded
             else:
-                cut = _text_line_end(decoded)
+                cut = _line_end(decoded, "\n", "\r")
                 if cut < 0:
                     unfinished.append(decoded)
                     held += len(decoded)
                     if self.max_line is not None and 2 * held > self.max_line:
                         rest = yield from self._drop_long_utf16_line(decoder, unfinished)
-                        unfinished, held = [rest], len(rest) - _text_line_end(rest) - 1
+                        unfinished, held = [rest], len(rest) - _line_end(rest, "\n", "\r") - 1
                     elif self.piece_bytes is not None and 2 * held >= self.piece_bytes:
                         text = "".join(unfinished)
                         keep = len(text) - 1 if text.endswith("\r") else len(text)
@@ -392,23 +397,18 @@ class DecodedText:
         """``_drop_long_line`` for UTF-16: the lines before the long one, then a ``LongLine``
         for it, read up to its end and dropped; returns the text read after its end."""
         text = "".join(unfinished)
-        start = _text_line_end(text) + 1
+        start = _line_end(text, "\n", "\r") + 1
         if start:
             yield from self._utf16_text(text[:start])
-        length = 2 * (len(text) - start)  # bytes: two a code unit
-        after_cr = text.endswith("\r")
-        decoded = ""
-        while chunk := self.stream.read(CHUNK_SIZE):
-            decoded = decoder.decode(chunk)
-            end = _first_line_end(decoded, "\n", "\r", after_cr)
-            if end >= 0:
-                length += 2 * end
-                break
-            length += 2 * len(decoded)
-            after_cr = decoded.endswith("\r")
+
+        def read() -> str | None:
+            chunk = self.stream.read(CHUNK_SIZE)
+            return decoder.decode(chunk) if chunk else None
+
+        rest_of_line, after = _to_line_end(read, "\n", "\r", text.endswith("\r"))
         self.line_count += 1
-        yield LongLine(self.line_count, length)
-        return decoded[end:] if chunk else decoder.decode(b"", final=True)
+        yield LongLine(self.line_count, 2 * (len(text) - start + rest_of_line))  # bytes
+        return decoder.decode(b"", final=True) if after is None else after
 
     def _split(self, text: str) -> Iterator[str]:
         text = _normalise_newlines(text)

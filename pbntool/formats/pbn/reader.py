@@ -271,7 +271,7 @@ class GameSplitter:
         With the state the text after the cut is to be scanned in ("" for none)."""
         cut = text.rfind("\n", position)
         if cut >= 0:
-            spanning = self._comment_over(text, position, cut)
+            spanning = self._open_brace(text, position, cut)  # a comment over the line end
             if spanning >= 0:
                 return spanning, ""
             position = cut + 1
@@ -281,21 +281,6 @@ class GameSplitter:
         if _BLANKS_TO_THE_END.match(text, position):
             return at_line_end  # a semi-empty line yet: a separator may still start before it
         return self._line_cut(text, position, start) or at_line_end
-
-    def _comment_over(self, text: str, position: int, cut: int) -> int:
-        """The start of a ``{`` comment that the line end at ``cut`` is in, or -1."""
-        stop = int(min(cut, self.no_comments_from - self.base))
-        if stop <= position or text.find("{", position, stop) < 0:
-            return -1  # the common case, at the speed of find (the scan is 15 ms a MB)
-        while (match := _BRACE_SCAN.search(text, position, stop)) is not None:
-            if match.group()[0] == "{":
-                if self.base + match.start() in self.stray_set:  # read as a character
-                    position = match.start() + 1
-                    continue
-                if match.end() >= stop:  # over the line end, or not closed before it
-                    return match.start()
-            position = match.end()
-        return -1
 
     def _line_cut(self, text: str, position: int, start: int) -> tuple[int, str] | None:
         """A cut near the end of the last line (which starts at ``position``, between tokens)
