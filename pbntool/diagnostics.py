@@ -540,6 +540,13 @@ PBN140 = _code(
     "A bidding program's spelling (a real-world deviation): `P` for Pass, or a `*` glued to a "
     "call (`4N*`), which marks an alert there, not the end of the auction.",
 )
+PBN141 = _code(
+    "PBN141",
+    WARNING,
+    "irregularity mark {token} with no {what} after it to mark; dropped",
+    "`^I` (insufficient bid), `^R` (revoke) or `^L` (lead out of turn) marks the call or card "
+    "that follows it; here the section ends, or another mark comes, first.",
+)
 
 # --- EXP: export-format rules, checked when the file says `% EXPORT` ------------------------
 EXP001 = _code(

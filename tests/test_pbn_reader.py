@@ -15,6 +15,7 @@ from pbntool.formats.pbn.reader import GameBlock, GameSplitter, split_games
 from pbntool.model import (
     PASSED_OUT,
     Action,
+    Annotation,
     Bid,
     Card,
     CommentKind,
@@ -357,6 +358,41 @@ def test_continuation_in_play_allows_fillers_and_earlier_cards_in_its_trick() ->
     assert play.tricks[1][Seat.WEST] == Token("+")
     assert play.tricks[1][Seat.SOUTH] == Card.parse("SA")
     assert "PBN125" not in codes(result.diagnostics)
+
+
+def test_an_irregularity_mark_before_an_unknown_card_marks_that_card() -> None:
+    """``^R -`` marks the unknown card: it had waited for the next known card, and so moved
+    to another seat in the next trick, or was lost at the section's end (atheris found the
+    second: a board written "^R -" read back without the mark)."""
+    result = pbn.parse('[Play "E"]\nC4 CK ^R - -\nC2 C3 C5 C6\n')
+    play = result.boards[0].play
+    assert play is not None and play.tricks[0][Seat.WEST] is None
+    assert dict(play.annotations) == {(0, Seat.WEST): Annotation(irregularity="R")}
+    assert pbn.parse(pbn.dumps(result.boards)).boards[0].play == play
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [('[Play "E"]\nC4 CK C5 C6 ^R\n', (2, 13)), ('[Auction "N"]\n1S ^I ^I 2S\n', (2, 4))],
+)
+def test_an_irregularity_mark_that_marks_nothing_is_reported(
+    text: str, place: tuple[int, int]
+) -> None:
+    result = pbn.parse(text)
+    assert places(result.diagnostics, "PBN141") == [place]
+
+
+def test_an_inherited_section_seat_is_used_and_its_section_read() -> None:
+    """``[Play "#"]`` is not allowed (PBN113 says the previous game's value is used): the
+    section was left undecoded, so its notes were written before it, and read back with it
+    (``dumps`` of the read-back board differed: found by atheris)."""
+    text = '[Board "1"]\n[Play "E"]\n\n[Board "2"]\n[Note "1:Stayman"]\n[Play "#"]\n'
+    result = pbn.parse(text)
+    play = result.boards[1].play
+    assert play is not None and play.first is Seat.EAST and [n.index for n in play.notes] == [1]
+    assert "PBN113" in codes(result.diagnostics) and "PBN128" not in codes(result.diagnostics)
+    once = pbn.dumps(result.boards)
+    assert pbn.dumps(pbn.parse(once).boards) == once
 
 
 def test_a_short_last_trick_is_padded_with_unknown_cards() -> None:

@@ -435,7 +435,9 @@ def _report(game: _Game, problems: Iterable[values.Problem], tag: str) -> None:
 
 def _section_seat(game: _Game, name: str) -> Seat | None:
     raw_tag = game.first[name]
-    seat, problems = values.decode_seat(raw_tag.value, name)
+    # "#" inherits the previous game's seat (PBN113 says it is used): read the resolved
+    # value, or the section would go undecoded and its notes be written before its tag.
+    seat, problems = values.decode_seat(game.resolved.get(name, raw_tag.value), name)
     if problems or seat is None:
         game.diagnostics.append(
             PBN128.at(("offset", raw_tag.value_offset), name=name, value=f'"{raw_tag.value}"')

@@ -27,6 +27,7 @@ from pbntool.diagnostics import (
     PBN127,
     PBN136,
     PBN140,
+    PBN141,
     Diagnostic,
     Path,
 )
@@ -241,11 +242,12 @@ def _decode_auction_data(pieces: list[Piece]) -> AuctionData:
                 calls.append(Token("^S"))
                 call_words.append(number)
             elif piece.upper() == "^I":
-                state.pending = "I"
+                state.mark("I", piece, where)
             elif state.annotation_token(piece, where, len(calls) - 1):
                 continue
             else:
                 state.add(calls, call_words, _read_call(piece, where, state), number)
+    state.drop_pending()
     end = state.end if state.end is not None else SectionEnd.OPEN
     return AuctionData(
         calls,
@@ -361,19 +363,19 @@ def _decode_play_data(pieces: list[Piece]) -> PlayData:
                 state.after_end(piece, where, "Play")
                 break
             if piece == "-":
-                slots.append(None)
-                slot_words.append(number)
+                # An unknown card takes a pending "^R"/"^L" too: left pending, the mark
+                # moved to the next known card, in another trick or off the section's end.
+                state.add(slots, slot_words, None, number)
             elif piece == "*":
                 state.end = SectionEnd.STOP
             elif piece == "+":
                 if trick_end != _NO_TRICK_END:
                     state.after_end(piece, where, "Play")
                     break
-                slots.append(Token("+"))
-                slot_words.append(number)
+                state.add(slots, slot_words, Token("+"), number)
                 trick_end = (len(slots) + 3) // 4 * 4
             elif piece.upper() in ("^R", "^L"):
-                state.pending = piece[1].upper()
+                state.mark(piece[1].upper(), piece, where)
             elif state.annotation_token(piece, where, len(slots) - 1):
                 continue
             else:
@@ -381,6 +383,7 @@ def _decode_play_data(pieces: list[Piece]) -> PlayData:
                 if found is None:
                     state.diagnostics.append(PBN116.at(state.path(where), token=repr(piece)))
                 state.add(slots, slot_words, found if found is not None else Token(piece), number)
+    state.drop_pending()
     end = state.end if state.end is not None else SectionEnd.OPEN
     return PlayData(
         slots,
@@ -413,6 +416,20 @@ class _SectionState:
     ended_reported: bool = False
     pending: str | None = None
     """An irregularity mark (``^I``, ``^R``, ``^L``) waiting for the call or card it marks."""
+    pending_token: tuple[str, tuple[int, int]] | None = None
+    """The pending mark as written and where, for PBN141 if nothing takes it."""
+
+    def mark(self, irregularity: str, piece: str, where: tuple[int, int]) -> None:
+        """An irregularity mark for the next call or card; one still pending is reported."""
+        self.drop_pending()
+        self.pending, self.pending_token = irregularity, (piece, where)
+
+    def drop_pending(self) -> None:
+        """Report a mark that no call or card followed (another mark, or the section's end)."""
+        if self.pending is not None and self.pending_token is not None:
+            piece, where = self.pending_token
+            self.diagnostics.append(PBN141.at(self.path(where), token=repr(piece), what=self.item))
+        self.pending = self.pending_token = None
 
     def add(self, items: list[Any], numbers: list[int] | None, item: object, number: int) -> None:
         """Append a call or card and its word number, with any pending irregularity mark."""
@@ -421,7 +438,7 @@ class _SectionState:
             numbers.append(number)
         if self.pending:
             self.annotate(len(items) - 1, irregularity=self.pending)
-            self.pending = None
+            self.pending = self.pending_token = None
 
     def path(self, where: tuple[int, int]) -> Path:
         """A diagnostic path for a piece of word ``where[0]`` at ``where[1]`` characters in."""

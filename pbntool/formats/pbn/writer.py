@@ -18,11 +18,12 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import IO, TextIO, cast
 
 from pbntool.diagnostics import OUT030, OUT031, Diagnostic
-from pbntool.formats.pbn.reader import _GAME_START_LINE, Piece
-from pbntool.formats.pbn.sections import decode_auction_data, decode_note, decode_play_data
+from pbntool.formats.pbn.reader import _GAME_START_LINE
+from pbntool.formats.pbn.sections import decode_note
 from pbntool.formats.pbn.tags import MANDATORY_TAGS
 from pbntool.model import (
     ALL_CARDS,
@@ -650,7 +651,7 @@ def _is_binary(fp: IO[str] | IO[bytes]) -> bool:
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 _NAMES = re.compile(r"[A-Za-z0-9_]+(?:\x00[A-Za-z0-9_]+)*")
 """A tag name: letters, digits and ``_`` (PBN §3.4); anything else would end the tag pair."""
-_TOKEN_TEXT = re.compile(r'[^\s\[\]{};"%]+')
+_TOKEN_TEXT = re.compile(r'[^\s\[\]{};"%\x00]+')
 """What a call or card token may hold: no space or line break, and nothing that starts a tag,
 a comment or a string."""
 
@@ -723,20 +724,38 @@ _INHERITING = re.compile(r"#$|##")
 
 def _token_survives(token: Token, section: str) -> bool:
     """Whether the PBN reader reads the token written alone back as that same token."""
-    if _TOKEN_TEXT.fullmatch(token.text) is None:
+    return _TOKEN_TEXT.fullmatch(token.text) is not None and _reads_back_alone(token.text, section)
+
+
+@lru_cache(maxsize=1024)
+def _reads_back_alone(text: str, section: str) -> bool:
+    """The reader itself decides, on the token alone in its section: a model of its lexer
+    here would drift from it (a NUL, which the grammar reads as stray text outside any
+    section, once made ``dumps(read(dumps(board)))`` differ from ``dumps(board)``)."""
+    from pbntool.formats.pbn import parse  # the package imports this module
+
+    boards = parse(f'[{section} "N"]\n{text}\n').boards
+    if len(boards) != 1:
         return False
-    piece: list[Piece] = [("data", token.text, 0, None)]
+    board = boards[0]
     if section == "Auction":
-        auction = decode_auction_data(piece)
-        read: list[object] = list(auction.calls)
-        extra = bool(auction.annotations) or auction.end is not SectionEnd.OPEN
-    else:
-        play = decode_play_data(piece)
-        read, extra = list(play.slots), bool(play.annotations) or play.end is not SectionEnd.OPEN
-    return read == [token] and not extra
+        auction = board.auction
+        return (
+            auction is not None
+            and auction.calls == (Token(text),)
+            and not auction.annotations
+            and auction.end is SectionEnd.OPEN
+        )
+    play = board.play
+    return (
+        play is not None
+        and play.tricks == ((Token(text), None, None, None),)
+        and not play.annotations
+        and play.end is SectionEnd.OPEN
+    )
 
 
-_UNWRITABLE = re.compile(r'[\s\[\]{};"%]+')
+_UNWRITABLE = re.compile(r'[\s\[\]{};"%\x00]+')
 _STAND_IN = "unwritable"
 """What an unrecognised call PBN cannot hold is written as when nothing of its text can be
 kept: a word no reader takes for a call."""
