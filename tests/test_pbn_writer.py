@@ -914,6 +914,33 @@ def test_a_string_with_a_nul_in_the_auction_writes_stably() -> None:
     assert pbn.dumps([again]) == once
 
 
+DEAL_TEXT = "N:AKQ2.K93.A74.J85 J986.QJT.KQ3.942 T5.A8764.J652.AK 743.52.T98.QT763"
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        # Read as North only: the canonical "N:AKQ2.K93.A74.J8 - - -" lost three hands.
+        (
+            "N:AKQ2.K93.A74.J8\t\t4.J652.AK 7.3.52.T98.QT763",
+            "N:AKQ2.K93.A74.J8  4.J652.AK 7.3.52.T98.QT763",
+        ),
+        # A bad rank: the canonical text dropped the Z, and the error with it.
+        (DEAL_TEXT.replace("942", "94Z"), DEAL_TEXT.replace("942", "94Z")),
+        # Nothing lost: written canonically.
+        ("N:AKQ2.K93.A74.J85 - - -", "N:AKQ2.K93.A74.J85 - - -"),
+        (DEAL_TEXT.replace("AKQ2.K93.A74.J85", "SAKQ2.HK93.DA74.CJ85"), DEAL_TEXT),
+        ("n:" + DEAL_TEXT[2:], DEAL_TEXT),
+    ],
+)
+def test_a_deal_with_an_error_is_written_as_given(value: str, written: str) -> None:
+    from pbntool.formats import pbn
+
+    once = pbn.dumps(pbn.parse(f'[Deal "{value}"]\n').boards)
+    assert f'[Deal "{written}"]' in once
+    assert pbn.dumps(pbn.parse(once).boards) == once
+
+
 TOKEN_TEXT = st.text(st.sampled_from('ab1NTS+*-^$=!?"[]{};% \t\n\r\x00\x01\x1a\x1f\u00a0\u00fc'))
 
 

@@ -21,10 +21,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import IO, TextIO, cast
 
-from pbntool.diagnostics import OUT030, OUT031, Diagnostic
+from pbntool.diagnostics import OUT030, OUT031, Diagnostic, Severity
 from pbntool.formats.pbn.reader import _GAME_START_LINE
 from pbntool.formats.pbn.sections import decode_note
 from pbntool.formats.pbn.tags import MANDATORY_TAGS
+from pbntool.formats.pbn.values import decode_deal
 from pbntool.model import (
     ALL_CARDS,
     Action,
@@ -362,9 +363,28 @@ def _canonical_result(board: Board) -> str | None:
 def _canonical_deal(board: Board) -> str | None:
     # With no hand known there is nothing canonical to say: keep what was written, else "?"
     # (as the reference exporter does).
-    if board.deal is None or all(hand is None for hand in board.deal.hands):
+    deal = board.deal
+    if deal is None or all(hand is None for hand in deal.hands):
         return None
-    return format_deal(board.deal, board.dealer or Seat.NORTH)
+    if _deal_text_kept(board.tag("Deal"), deal):
+        return None
+    return format_deal(deal, board.dealer or Seat.NORTH)
+
+
+def _deal_text_kept(value: str | None, deal: Deal) -> bool:
+    """Whether the Deal is written as given: ``deal`` is what ``value`` gave, with an error
+    in it (a hand or a card it could not read, a card twice, hands not one space apart).
+    The canonical text would write "-" for the unread hand, or drop the bad card, and so
+    lose what was written, and the finding with it (found by atheris: a Deal with tabs
+    between its hands, read back with spaces, lost three hands)."""
+    if value is None or _DEAL_TEXT.fullmatch(value):
+        return False  # the common case: four plain hands, nothing to lose
+    decoded, problems, _offsets = decode_deal(value)
+    return decoded == deal and any(p.code.severity is Severity.ERROR for p in problems)
+
+
+_DEAL_TEXT = re.compile(r"[NESW]:[AKQJT2-9.]+(?: [AKQJT2-9.]+){3}")
+"""A Deal value of four hands in rank letters, one space apart (the bad ones go to decode)."""
 
 
 _CANONICAL: dict[str, Callable[[Board], str | None]] = {
