@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from pbntool.dev.generate import random_boards
+from pbntool.formats import lin
 from tests.resident import default_env, run_measured
 from tests.test_cli import DEAL, MODULE, pbntool_run
 
@@ -309,6 +311,25 @@ def test_a_lin_table_over_the_size_limit_is_skipped(tmp_path: Path) -> None:
     run = measured("validate", "--max-game-size", "64k", path)
     assert "SRC009" in run.err and "1 board" in run.err, run.err
     assert run.peak < RSS_LIMIT
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_lin_file_of_one_line_of_12_mb_is_read_in_bounded_memory(
+    tmp_path: Path, jobs: str
+) -> None:
+    """Boards written one after the other with no line end (12 MB on one line) were held
+    whole, and each megabyte of pairs took 130 MB to lex: 250 MB (388 MB for 60 MB).  The
+    line comes in pieces (``lin.reader.lin_text``) and the run of pairs is lexed with a
+    possessive repeat: 39 MB, and every board is read."""
+    boards = "".join(lin.dumps(list(random_boards(5, 200))).splitlines())
+    copies = 12 * MiB // len(boards)
+    path = tmp_path / "one-line.lin"
+    path.write_text(boards * copies + "\n")
+    count = 200 * copies
+    run = measured("validate", "-j", jobs, path)
+    assert f"{count} boards: 0 errors" in run.err, run.err[-2000:]
+    assert run.peak < 100 * MiB
 
 
 @pytest.mark.slow

@@ -27,6 +27,7 @@ from test_parallel import DeferredEngine, ReprTask, planned_output
 from pbntool.dev.generate import random_boards
 from pbntool.formats import lin, read_input
 from pbntool.formats.lin import lexer
+from pbntool.formats.lin import reader as lin_reader
 from pbntool.run.engine import InlineEngine, run_ordered
 from pbntool.run.units import Planned, plan_input
 from pbntool.text import source
@@ -249,6 +250,8 @@ def mutated(draw: st.DrawFn) -> bytes:
         else:
             line_start = text.rfind("\n", 0, at) + 1
             text = text[:line_start] + rng.choice(["md|", "qx|o9|", "pn|", "\n"]) + text[at:]
+    if draw(st.integers(0, 3)) == 0:  # tables on one long line (read in pieces: lin_text)
+        text = text.replace("\n", "", rng.randrange(1, 40))
     if draw(st.integers(0, 4)) == 0:  # a value open over many lines (the lexer carries it)
         at = rng.randrange(len(text) + 1)
         text = text[:at] + "nt|" + "x\n" * rng.randrange(50, 800) + text[at:]
@@ -267,18 +270,54 @@ def mutated(draw: st.DrawFn) -> bytes:
     window=st.integers(1, 6),
     chunk=st.sampled_from([1 << 20, 300, 2000]),
     carry=st.sampled_from([1 << 22, 150, 700]),
+    piece=st.sampled_from([1 << 20, 40, 300]),
 )
 def test_hostile_mutations_read_exactly(
-    data: bytes, slice_chars: int, window: int, chunk: int, carry: int
+    data: bytes, slice_chars: int, window: int, chunk: int, carry: int, piece: int
 ) -> None:
-    """Small decoding chunks, and a small limit on the text the lexer carries from chunk to
-    chunk (it gives up waiting for a pipe), put every chunk rule inside slices."""
-    previous = source.CHUNK_SIZE, lexer._MAX_CARRY
-    source.CHUNK_SIZE, lexer._MAX_CARRY = chunk, carry
+    """Small decoding chunks, long lines in small pieces, and a small limit on the text the
+    lexer carries from chunk to chunk (it gives up waiting for a pipe), put every chunk rule
+    inside slices."""
+    previous = source.CHUNK_SIZE, lexer._MAX_CARRY, lin_reader.LINE_PIECE_BYTES
+    source.CHUNK_SIZE, lexer._MAX_CARRY, lin_reader.LINE_PIECE_BYTES = chunk, carry, piece
     try:
         check(data, slice_chars, window)
     finally:
-        source.CHUNK_SIZE, lexer._MAX_CARRY = previous
+        source.CHUNK_SIZE, lexer._MAX_CARRY, lin_reader.LINE_PIECE_BYTES = previous
+
+
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    data=mutated(),
+    chunk=st.sampled_from([7, 50, 300]),
+    piece=st.integers(1, 400),
+)
+def test_long_lines_in_pieces_read_as_whole_lines(data: bytes, chunk: int, piece: int) -> None:
+    """``lin_text`` gives a line over ``LINE_PIECE_BYTES`` in pieces, so that a file of one
+    line of many megabytes is read in bounded memory: every record (boards, findings and their
+    places, encoding notes) is the one whole lines give.  A board line cut at a piece's end
+    comes as its pairs, a run of pipes cut there is carried whole.  One difference is allowed:
+    a line not all UTF-8 is decoded a piece at a time, so the Windows-1252 note is known only
+    when the piece that needs it is read, and may come after boards of the same line."""
+    previous = source.CHUNK_SIZE, lin_reader.LINE_PIECE_BYTES
+    try:
+        source.CHUNK_SIZE, lin_reader.LINE_PIECE_BYTES = chunk, None
+        expected = _notes_apart(whole(data))
+        lin_reader.LINE_PIECE_BYTES = piece
+        assert _notes_apart(whole(data)) == expected
+    finally:
+        source.CHUNK_SIZE, lin_reader.LINE_PIECE_BYTES = previous
+
+
+def _notes_apart(output: str) -> tuple[list[str], list[str]]:
+    """The records of a rendered read but the fallback notes, in order; and those notes."""
+    records = output.splitlines()
+    fallback = [line for line in records if line.startswith("(None,") and "'SRC001'" in line]
+    return [line for line in records if line not in fallback], sorted(fallback)
 
 
 # --- real processes ------------------------------------------------------------------------------

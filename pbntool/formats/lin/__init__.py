@@ -17,11 +17,10 @@ import io
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
-from pbntool.formats.lin.reader import iter_lin_records
+from pbntool.formats.lin.reader import iter_lin_records, lin_text
 from pbntool.formats.lin.writer import LinWriter, WriteOptions, dumps_board
 from pbntool.model import Board
 from pbntool.records import ParseResult, Record, collect, strict_boards
-from pbntool.text.source import DecodedText
 
 __all__ = [
     "LinWriter",
@@ -38,7 +37,7 @@ __all__ = [
 
 def iter_records(stream: BinaryIO, name: str = "<stdin>") -> Iterator[Record]:
     """Read a LIN byte stream one table at a time (memory bounded by the largest table)."""
-    yield from iter_lin_records(DecodedText(stream), name)
+    yield from iter_lin_records(lin_text(stream), name)
 
 
 def parse(text: str | bytes, name: str = "<string>", *, validate: bool = False) -> ParseResult:

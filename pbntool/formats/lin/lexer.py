@@ -58,6 +58,9 @@ class Piece:
     start: int
     """Offset of ``text[0]`` in the (decoded) file."""
     first_line: int
+    first_column: int = 0
+    """0-based column of ``text[0]`` on its line: a piece of text may start inside a line
+    (a token carried from the end of one chunk, a piece of a long line)."""
     offsets: list[int] | None = None
     _lines: LineIndex | None = field(default=None, repr=False)
 
@@ -69,7 +72,8 @@ class Piece:
             return self.first_line, self.offsets[index] + 1
         if self._lines is None:
             self._lines = LineIndex(self.text, self.first_line)
-        return self._lines.position(local)
+        line, column = self._lines.position(local)
+        return line, column + self.first_column if line == self.first_line else column
 
 
 class Pair(NamedTuple):
@@ -156,34 +160,39 @@ def iter_items(
     rather than as its ``Pair``s.
     """
     pending = ""
+    column = 0  # of ``start``: a slice starts at a line start
     chunk_list = iter(_bounded_chunks(chunks))
     chunk = next(chunk_list, None)
     while chunk is not None:
         following = next(chunk_list, None)
         text = pending + chunk
         final = following is None
-        piece = Piece(text, start, line)
+        piece = Piece(text, start, line, column)
         tokens = _tokens(text)
         cut = len(text)
-        if not final and tokens and tokens[-1].lastgroup in ("OPEN_PAIR", "JUNK"):
+        if not final and tokens and _may_go_on(tokens[-1], len(text)):
             cut = tokens.pop().start()
         if cut < len(text) and not tokens and len(text) > _MAX_CARRY:
             # A run of text with no pair and no pipe in sight: give up waiting for one.
             tokens, cut = _tokens(text), len(text)
         if final and ending is not None:
             ending.append(_kind(tokens[-1]) if tokens else "")
-        yield from _items(tokens, piece, runs)
+        # A board line that ends where a piece of a long line ends may go on in the next
+        # piece: its pairs are read one by one (a board line is a run of pairs).
+        yield from _items(tokens, piece, runs, whole_to=len(text) + 1 if final else len(text))
         pending = text[cut:]
+        newline = text.rfind("\n", 0, cut)
+        column = cut - newline - 1 if newline >= 0 else column + cut
         line += text.count("\n", 0, cut)
         start += cut
         chunk = following
     if pending:
-        yield from _items(_tokens(pending), Piece(pending, start, line), runs)
+        yield from _items(_tokens(pending), Piece(pending, start, line, column), runs)
 
 
 LEX_CHUNK = 1 << 20
-"""The most text of one line the lexer is given at once: lexing takes memory many times the
-text's size, and a LIN file may be one line of many megabytes."""
+"""The most text of one line the lexer is given at once (a caller may give a long line whole;
+``lin_text`` gives a line over a megabyte in pieces)."""
 
 
 def _bounded_chunks(chunks: Iterable[str]) -> Iterator[str]:
@@ -233,8 +242,19 @@ def _scanner() -> tuple[re.Pattern[str], frozenset[str]]:
     ``start: _item*`` accepts any sequence of tokens, so the parse tree's children are exactly
     the tokens this scan finds: the parser itself would add nothing but its cost."""
     terminals = (("BOARD", BOARD_LINE), *GRAMMAR_TERMINALS)
-    union = "|".join(f"(?P<{name}>{pattern})" for name, pattern in terminals)
+    union = "|".join(f"(?P<{name}>{_possessive(name, pattern)})" for name, pattern in terminals)
     return re.compile(union), IGNORED_TERMINALS
+
+
+def _possessive(name: str, pattern: str) -> str:
+    """``PAIRS`` with its run of pairs possessive (``*+``): the same match, since what follows
+    the run is optional, but the greedy form keeps backtracking state for every pair, 130 MB
+    for a megabyte of pairs on one line (and is five times slower)."""
+    if name != "PAIRS":
+        return pattern
+    run = f"(?:(?:{_SPACE})?{_PAIR})*"
+    assert run in pattern, "the grammar's PAIRS changed: make its run possessive again"
+    return pattern.replace(run, run + "+", 1)
 
 
 def _tokens(text: str) -> list[re.Match[str]]:
@@ -249,13 +269,25 @@ def _kind(token: re.Match[str]) -> str:
     return "PAIRS" if kind == "BOARD" else kind
 
 
-def _items(tokens: list[re.Match[str]], piece: Piece, runs: bool = False) -> Iterator[Item]:
+def _may_go_on(token: re.Match[str], size: int) -> bool:
+    """Whether the last token of a chunk that is not the last may be lexed otherwise once the
+    text goes on: a pair not yet closed, a word, or a run of pipes that reaches the end (a
+    chunk ends at a line end, or inside a long line: ``lin_text``)."""
+    kind = token.lastgroup
+    return kind in ("OPEN_PAIR", "JUNK") or (kind == "STRAY_PIPE" and token.end() == size)
+
+
+def _items(
+    tokens: list[re.Match[str]], piece: Piece, runs: bool = False, whole_to: int | None = None
+) -> Iterator[Item]:
+    """The items of ``tokens``; a board line that ends at ``whole_to`` or after (the end of a
+    chunk that is not the last) comes as its pairs, not as a ``BoardLine``."""
     base = piece.start
     text = piece.text
     for token in tokens:
         kind = token.lastgroup
         offset, end = token.span()
-        if kind == "BOARD" and runs:
+        if kind == "BOARD" and runs and (whole_to is None or end < whole_to):
             yield BoardLine(token, piece)
         elif kind == "PAIRS" or kind == "BOARD":
             yield from _pairs(piece, offset, end)

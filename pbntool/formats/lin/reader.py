@@ -21,6 +21,7 @@ import re
 import traceback
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from pbntool.diagnostics import (
     INT001,
@@ -57,7 +58,13 @@ from pbntool.formats.lin.lexer import (
 from pbntool.formats.lin.values import read_table_result
 from pbntool.model import Board, Comment, CommentKind
 from pbntool.records import Record, place
-from pbntool.text.source import DecodedText, EncodingEvent, encoding_record, max_game_chars
+from pbntool.text.source import (
+    LINE_PIECE_BYTES,
+    DecodedText,
+    EncodingEvent,
+    encoding_record,
+    max_game_chars,
+)
 
 __all__ = [
     "CUT_TAGS",
@@ -67,6 +74,7 @@ __all__ = [
     "iter_lin_records",
     "iter_lin_rest",
     "iter_lin_slice",
+    "lin_text",
     "looks_like_links",
 ]
 
@@ -82,6 +90,14 @@ def looks_like_links(text: str) -> bool:
     return head.startswith(("http://", "https://", "www.")) or (
         ("lin=" in head or "linurl=" in head) and "|" not in head.split("lin=", 1)[0]
     )
+
+
+def lin_text(stream: BinaryIO) -> DecodedText:
+    """A LIN input's decoded text, as every reader of it (the whole-file read, the planner of
+    ``-j`` and its slices) must see it: a line over ``LINE_PIECE_BYTES`` comes in pieces, so
+    that a file of one line of many megabytes is read in bounded memory (the lexer carries
+    what a piece's end may have cut; ``iter_items``)."""
+    return DecodedText(stream, piece_bytes=LINE_PIECE_BYTES)
 
 
 def iter_lin_records(text: DecodedText, name: str, *, fast: bool = True) -> Iterator[Record]:
@@ -211,9 +227,22 @@ def _prepend(first: str, rest: Iterator[str]) -> Iterator[str]:
 
 def _link_items(first: str, rest: Iterator[str]) -> Iterator[Item | LinkStart]:
     line = 1
-    for chunk in _prepend(first, rest):
+    for chunk in _whole_lines(_prepend(first, rest)):
         yield from iter_link_items(chunk, line)
         line += chunk.count("\n")
+
+
+def _whole_lines(chunks: Iterable[str]) -> Iterator[str]:
+    """The chunks with the pieces of a long line joined again: a link is read whole."""
+    pieces: list[str] = []
+    for chunk in chunks:
+        if chunk.endswith("\n"):
+            yield "".join(pieces) + chunk if pieces else chunk
+            pieces = []
+        else:
+            pieces.append(chunk)
+    if pieces:
+        yield "".join(pieces)
 
 
 def _encoding_records(text: DecodedText, name: str) -> Iterator[Record]:
@@ -251,6 +280,8 @@ class _Assembler:
     pending_names: Pair | None = None
     header_findings: list[Diagnostic] = field(default_factory=list)
     header_pieces: list[Piece] = field(default_factory=list)
+    header_start: int = 0
+    """Where the first pair with a header finding is: its record is placed there."""
     limit: int = field(default_factory=max_game_chars)
     fast: bool = True
     """Read a board written on one line in the usual order in one step (``decode_line``)."""
@@ -471,6 +502,8 @@ class _Assembler:
             position += len(entry) + 1
 
     def _header_finding(self, diagnostic: Diagnostic, pair: Pair) -> None:
+        if not self.header_findings:
+            self.header_start = pair.offset
         self.header_findings.append(diagnostic)
         if not self.header_pieces or self.header_pieces[-1] is not pair.piece:
             self.header_pieces.append(pair.piece)
@@ -524,10 +557,10 @@ class _Assembler:
     def _header_record(self) -> Iterator[Record]:
         found, pieces = self.header_findings, self.header_pieces
         self.header_findings, self.header_pieces = [], []
-        start = pieces[0].start if pieces else 0
-        yield _record(
-            None, found, self.name, LinSourceMap(pieces or [Piece("", 0, 1)], start=start)
-        )
+        # At the pair, not at the start of the text it came in: that depends on where the
+        # reader's chunks start (a piece of a long line, a token carried over).
+        source = LinSourceMap(pieces or [Piece("", 0, 1)], start=self.header_start)
+        yield _record(None, found, self.name, source)
 
     def _oversized(self, first: Pair | Stray) -> Record:
         """SRC009 at the start of a table too big to decode (its items were dropped)."""

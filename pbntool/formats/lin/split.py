@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from pbntool.formats import Format
-from pbntool.formats.lin.reader import SliceEnd
+from pbntool.formats.lin.reader import SliceEnd, lin_text
 from pbntool.formats.split import (
     SMALLEST_SLICE_SHARE,
     Planned,
@@ -60,10 +60,10 @@ def _read_lin(work: Work, outcome: WorkOutcome) -> Iterator[Record]:
     seen_room = start.seen_room
     if work.path:
         with open(work.path, "rb") as stream:
-            text = DecodedText(stream)
+            text = lin_text(stream)
             yield from iter_lin_rest(text, work.name, work.offset, work.first_line, seen_room, end)
     else:
-        text = DecodedText(io.BytesIO(work.data or b""))
+        text = lin_text(io.BytesIO(work.data or b""))
         yield from iter_lin_rest(text, work.name, work.offset, work.first_line, seen_room, end)
 
 
@@ -132,27 +132,36 @@ _LONG_S = "\u017f"
 letter of the header tags has one)."""
 
 
-def _header_and_room(chunk: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
-    """The first ``_LIN_HEADER`` and the first ``_LIN_ROOM`` of a chunk, if any."""
-    lowered = chunk.lower()
+def _header_and_room(chunk: str, before: str) -> tuple[bool, int | None]:
+    """Whether a ``_LIN_HEADER`` may be in a chunk, and where its first ``_LIN_ROOM`` is
+    (negative: it began in ``before``, the end of the previous chunk, which is given when the
+    chunk goes on a line: a long line comes in pieces, and a piece may cut a tag in two)."""
+    text = before + chunk
+    lowered = text.lower()
     if _LONG_S in lowered:
         lowered = lowered.replace(_LONG_S, "s")
-    header = None if _LIN_HEADER_HINT.search(lowered) is None else _LIN_HEADER.search(chunk)
-    room = None if "qx" not in lowered else _LIN_ROOM.search(chunk)
-    return header, room
+    header = _LIN_HEADER_HINT.search(lowered) is not None and _LIN_HEADER.search(text) is not None
+    room = None if "qx" not in lowered else _LIN_ROOM.search(text)
+    return header, None if room is None else room.start() - len(before)
+
+
+_CARRIED_TAIL = 3
+"""How much of a chunk that ends inside a line is looked at again with the next one: a tag's
+first letter and the character before it (``_LIN_HEADER``'s look-behind)."""
 
 
 def _next_cut(
-    chunk: str, start: int, stop: int, first: bool, room: bool, first_room: re.Match[str] | None
+    chunk: str, start: int, stop: int, first: bool, room: bool, first_room: int | None
 ) -> re.Match[str] | None:
-    """The first line from ``start`` (before ``stop``) that a slice may start with: not the
-    file's very start (``first`` chunk), after a qx only a qx, and its pair closed in the
-    chunk (the lexer carries an open one)."""
+    """The first line from ``start`` (before ``stop``) that a slice may start with: not at
+    the chunk's start when that is not a line's (``first``: the file's start, or a piece of a
+    long line), after a qx only a qx, and its pair closed in the chunk (the lexer carries an
+    open one)."""
     for match in _LIN_CUT.finditer(chunk, start, stop):
         at = match.start()
         if at == 0 and first:
             continue
-        after_room = room or (first_room is not None and first_room.start() < at)
+        after_room = room or (first_room is not None and first_room < at)
         if match.group(1) != "qx" and after_room:
             continue  # after a qx only qx ends a table
         if chunk.find("|", at + 3) >= 0:
@@ -198,7 +207,7 @@ def _plan_lin(source: Input, stream: BinaryIO, local: bool) -> Iterator[Planned]
     if (data is not None and not data) or (size_known is not None and size_known <= limit):
         yield whole()
     else:
-        yield from _lin_slices(name, DecodedText(stream if data is None else io.BytesIO(data)),
+        yield from _lin_slices(name, lin_text(stream if data is None else io.BytesIO(data)),
                                LinChain(name, path, data), limit, whole)  # fmt: skip
     if failure is not None:
         raise failure
@@ -229,6 +238,7 @@ def _lin_slices(
                     first_line=first_line, lin=start, weight=size)  # fmt: skip
         return Planned(name, lambda: work, chain=chain, hold=next_tag is not None)
 
+    before = ""  # the end of the previous chunk when it ended inside a line
     for index, chunk in enumerate(text):
         if chain.failed:
             return  # the rest of the input is read in this process
@@ -237,16 +247,16 @@ def _lin_slices(
             return
         begin = 0
         if not header:
-            found, first_room = _header_and_room(chunk)
-            header = found is not None
+            header, first_room = _header_and_room(chunk, before)
             # No cut in the chunk of the header either: the header's record is placed at the
             # start of the chunk the whole-file read lexes it in.
-            stop = 0 if found is not None else len(chunk)
+            stop = 0 if header else len(chunk)
             counted, lines = 0, line  # lines: the line at offset ``counted`` of the chunk
             while True:
                 # A slice holds at least ``limit`` characters: look for a cut from there on.
                 cursor = begin + max(0, limit - size)
-                match = _next_cut(chunk, cursor, stop, index == 0, room, first_room)
+                match = _next_cut(chunk, cursor, stop, index == 0 or bool(before), room,
+                                  first_room)  # fmt: skip
                 if match is None:
                     break
                 at, tag = match.start(), match.group(1)
@@ -284,6 +294,7 @@ def _lin_slices(
         size += len(chunk) - begin
         position += len(chunk)
         line += chunk.count("\n")
+        before = "" if chunk.endswith("\n") else chunk[-_CARRIED_TAIL:]
         if not cuts and size > WHOLE_LIN_SLICES * limit and chain.path is not None:
             yield whole()  # nothing to cut at: the worker reads the file itself
             return
