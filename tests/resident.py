@@ -17,7 +17,8 @@ from pathlib import Path
 
 LAUNCHER = """
 import os, subprocess, sys
-child = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL)
+source = os.environ.pop("PBNTOOL_TEST_STDIN", "")
+child = subprocess.Popen(sys.argv[2:], stdin=open(source, "rb") if source else subprocess.DEVNULL)
 _, status, usage = os.wait4(child.pid, 0)
 with open(sys.argv[1], "w") as report:
     report.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
@@ -34,9 +35,16 @@ class Resident:
 
 
 def run_measured(
-    command: list[str], *, timeout: float = 600, env: dict[str, str] | None = None
+    command: list[str],
+    *,
+    timeout: float = 600,
+    env: dict[str, str] | None = None,
+    stdin: Path | None = None,
 ) -> Resident:
-    """Run ``command`` (its output captured) and measure its own peak resident memory."""
+    """Run ``command`` (its output captured, its input ``stdin`` or nothing) and measure its
+    own peak resident memory."""
+    if stdin is not None:
+        env = {**(os.environ if env is None else env), "PBNTOOL_TEST_STDIN": str(stdin)}
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "peak"
         done = subprocess.run(

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from pbntool.dev.generate import random_boards
-from pbntool.formats import lin
+from pbntool.formats import lin, xml
 from tests.resident import default_env, run_measured
 from tests.test_cli import DEAL, MODULE, pbntool_run
 
@@ -330,6 +330,46 @@ def test_a_lin_file_of_one_line_of_12_mb_is_read_in_bounded_memory(
     run = measured("validate", "-j", jobs, path)
     assert f"{count} boards: 0 errors" in run.err, run.err[-2000:]
     assert run.peak < 100 * MiB
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("form", "jobs"), [("lin", "1"), ("lin", "2"), ("xml", "1")])
+def test_an_input_without_a_path_is_read_in_bounded_memory(
+    tmp_path: Path, jobs: str, form: str
+) -> None:
+    """An input with no path (stdin here; an archive member alike) whose format is not cut
+    into slices as it streams (LIN, which may read a slice again after an unclean cut; XML
+    and the club formats, read whole) was read into this process's memory and sent as
+    bytes: 2.2 times its size (270 MB for 120 MB of LIN, 104 MB for 32 MB).  It is copied to
+    a temporary file and read from there (35-42 MB); the copy is gone after the run."""
+    boards = list(random_boards(8, 300))
+    dumps = lin.dumps if form == "lin" else xml.dumps
+    copies = 32 * MiB // len(dumps(boards))
+    path = tmp_path / f"big.{form}"
+    path.write_text(dumps(boards * copies))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**default_env(), "TMPDIR": str(scratch)}
+    run = run_measured([*MODULE, "validate", "-j", jobs, "-"], env=env, stdin=path)
+    assert f"{300 * copies} boards" in run.stdout + run.stderr, run.stderr[-2000:]
+    assert run.peak < 64 * MiB
+    assert list(scratch.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_a_lin_member_of_an_archive_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    text = lin.dumps(list(random_boards(9, 300)))
+    copies = 32 * MiB // len(text)
+    archive = tmp_path / "big.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as big:
+        big.writestr("big.lin", text * copies)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**default_env(), "TMPDIR": str(scratch)}
+    run = run_measured([*MODULE, "validate", "-j", "2", str(archive)], env=env)
+    assert f"{300 * copies} boards" in run.stdout + run.stderr, run.stderr[-2000:]
+    assert run.peak < 64 * MiB
+    assert list(scratch.iterdir()) == []
 
 
 @pytest.mark.slow

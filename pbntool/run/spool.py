@@ -32,6 +32,7 @@ from typing import IO, TypeVar
 from pbntool.formats.split import slice_chars
 from pbntool.run.tasks import Chunk, Spooled
 from pbntool.text.edit import plain_utf8
+from pbntool.text.spooled import remove_abandoned
 
 __all__ = [
     "SpoolCopier",
@@ -74,33 +75,11 @@ def open_spool_directory(root: str = SHARED_MEMORY) -> str | None:
     refuses; spool directories of runs that no longer exist are removed first."""
     if not os.path.isdir(root):
         return None
-    _remove_abandoned(root)
+    remove_abandoned(root, PREFIX)
     try:
         return tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=root)
     except OSError:
         return None
-
-
-def _remove_abandoned(root: str) -> None:
-    """Spool directories whose process is gone (a run killed with SIGKILL leaves one: it
-    would hold memory until the next reboot)."""
-    with contextlib.suppress(OSError):
-        for name in os.listdir(root):
-            if not name.startswith(PREFIX):
-                continue
-            pid = name[len(PREFIX) :].split("-", 1)[0]
-            if pid.isdigit() and not _alive(int(pid)):
-                shutil.rmtree(os.path.join(root, name), ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: alive
-        return True
-    return True
 
 
 _worker_directory: str | None = None

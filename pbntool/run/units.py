@@ -44,6 +44,7 @@ from pbntool.formats.split import (
 )
 from pbntool.records import Record
 from pbntool.text.inputs import Input, replay
+from pbntool.text.spooled import SpooledInput, spool_input
 
 __all__ = [
     "SLICE_CHARS",
@@ -158,7 +159,7 @@ def _plan_stream(
         weight = source.size or 0
         yield Planned(name, lambda: Work(name, "path", form, path=str(source.path), weight=weight))
     else:
-        yield from _guarded(name, _plan_bytes(name, again, form))
+        yield from _guarded(name, _plan_bytes(name, again, form, local))
 
 
 def _guarded(name: str, planned: Iterator[Planned]) -> Iterator[Planned]:
@@ -173,7 +174,18 @@ def _guarded(name: str, planned: Iterator[Planned]) -> Iterator[Planned]:
         yield done(name, failure_record(name, diagnostic))
 
 
-def _plan_bytes(name: str, stream: BinaryIO, form: Format) -> Iterator[Planned]:
+def _plan_bytes(name: str, stream: BinaryIO, form: Format, local: bool) -> Iterator[Planned]:
+    """One unit of an input with no path, read whole: from a copy on disk when the workers
+    are local (``spool_input``: memory stays bounded), else sent as bytes."""
+    if local:
+        spooled, stopped = spool_input(stream)
+        if spooled is not None:
+            if spooled.size or stopped is None:
+                # The unit holds the copy: it is removed once the unit's result is written.
+                yield Planned(name, lambda: _spooled_work(name, form, spooled))
+            if stopped is not None:
+                raise stopped
+            return
     chunks: list[bytes] = []
     failure: OSError | None = None
     try:
@@ -186,3 +198,7 @@ def _plan_bytes(name: str, stream: BinaryIO, form: Format) -> Iterator[Planned]:
         yield Planned(name, lambda: Work(name, "bytes", form, data=data, weight=len(data)))
     if failure is not None:
         raise failure
+
+
+def _spooled_work(name: str, form: Format, spooled: SpooledInput) -> Work:
+    return Work(name, "path", form, path=spooled.path, weight=spooled.size)

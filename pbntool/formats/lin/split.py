@@ -35,6 +35,7 @@ from pbntool.formats.split import (
 from pbntool.records import Record
 from pbntool.text.inputs import Input
 from pbntool.text.source import DecodedText, EncodingEvent, encoding_record
+from pbntool.text.spooled import SpooledInput, spool_input
 
 __all__ = ["LinChain", "plan", "read_unit"]
 
@@ -84,6 +85,8 @@ class LinChain:
     data: bytes | None
     failed: bool = False
     carried: list[EncodingEvent] = field(default_factory=list)
+    keep: SpooledInput | None = None
+    """The copy on disk that ``path`` is, for an input with no path (removed with the chain)."""
 
     def rest(self, work: Work | None) -> Work:
         """From the start of ``work`` (a slice) to the end of the input, in one unit."""
@@ -185,8 +188,17 @@ def _plan_lin(source: Input, stream: BinaryIO, local: bool) -> Iterator[Planned]
     name = source.name
     limit = max(1, slice_chars() // LIN_SLICE_SHARE)
     path = str(source.path) if local and source.path is not None else None
+    size_known = source.size
     data: bytes | None = None
     failure: OSError | None = None
+    spooled: SpooledInput | None = None
+    if path is None and local:
+        # Read again from a copy on disk (by the workers, and after an unclean cut), not
+        # from bytes held here: stdin or an archive member of any size in bounded memory.
+        spooled, failure = spool_input(stream)
+        if spooled is not None:
+            path, size_known = spooled.path, spooled.size
+            stream = open(path, "rb")  # noqa: SIM115 -- closed below, after the planning
     if path is None:
         chunks: list[bytes] = []
         try:
@@ -195,22 +207,33 @@ def _plan_lin(source: Input, stream: BinaryIO, local: bool) -> Iterator[Planned]
         except OSError as error:
             failure = error
         data = b"".join(chunks)
+        size_known = len(data)
 
     def whole() -> Planned:
         if path is not None:
-            weight = source.size or 0
-            return Planned(name, lambda: Work(name, "path", Format.LIN, path=path, weight=weight))
+            weight = size_known or 0
+            return Planned(name, lambda: _path_work(name, path, weight, spooled))
         held = data or b""
         return Planned(name, lambda: Work(name, "bytes", Format.LIN, data=held, weight=len(held)))
 
-    size_known = len(data) if data is not None else source.size
-    if (data is not None and not data) or (size_known is not None and size_known <= limit):
-        yield whole()
-    else:
-        yield from _lin_slices(name, lin_text(stream if data is None else io.BytesIO(data)),
-                               LinChain(name, path, data), limit, whole)  # fmt: skip
+    try:
+        if size_known is not None and size_known <= limit:
+            yield whole()
+        else:
+            text = lin_text(stream if data is None else io.BytesIO(data))
+            chain = LinChain(name, path, data, keep=spooled)
+            yield from _lin_slices(name, text, chain, limit, whole)
+    finally:
+        if spooled is not None:
+            stream.close()
     if failure is not None:
         raise failure
+
+
+def _path_work(name: str, path: str, weight: int, keep: SpooledInput | None) -> Work:
+    """The whole input read from its path (``keep``: the copy that path is, held by the
+    unit's closure until the unit is done)."""
+    return Work(name, "path", Format.LIN, path=path, weight=weight)
 
 
 def _lin_slices(
