@@ -11,12 +11,14 @@ note, in its place) must equal the whole-file read; through real processes ``val
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import random
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -28,9 +30,10 @@ from pbntool.dev.generate import random_boards
 from pbntool.formats import lin, read_input
 from pbntool.formats.lin import lexer
 from pbntool.formats.lin import reader as lin_reader
+from pbntool.formats.lin import split as lin_split
 from pbntool.run.engine import InlineEngine, run_ordered
 from pbntool.run.units import Planned, plan_input
-from pbntool.text import source
+from pbntool.text import source, spooled
 from pbntool.text.inputs import Input
 
 MODULE = [sys.executable, "-m", "pbntool"]
@@ -199,6 +202,26 @@ def test_an_unclean_cut_is_read_again_from_the_held_slice() -> None:
             chain = plans[0].chain
             assert chain is not None
             assert chain.failed or (variant is split_table and slice_chars > 1)
+
+
+def test_a_large_input_without_a_path_is_cut_from_a_copy_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stdin or an archive member over ``HELD_BYTES`` is copied to a file that the slices,
+    and the read again after an unclean cut, read: the same records as the whole read, and
+    the copy is removed with the last unit that holds it."""
+    monkeypatch.setattr(lin_split, "HELD_BYTES", 500)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(spooled, "_directories", [])
+    for data in (_unclean_file(), generated(15, 40).encode()):
+        plans = check(data, 3000)
+        chain = plans[0].chain
+        assert chain is not None and chain.keep is not None and chain.data is None
+        copy = Path(chain.keep.path)
+        assert copy.read_bytes() == data
+        del plans, chain
+        gc.collect()
+        assert not copy.exists()
 
 
 def _unclean_file() -> bytes:

@@ -44,7 +44,7 @@ from pbntool.formats.split import (
 )
 from pbntool.records import Record
 from pbntool.text.inputs import Input, replay
-from pbntool.text.spooled import SpooledInput, spool_input
+from pbntool.text.spooled import HELD_BYTES, SpooledInput, spool_input
 
 __all__ = [
     "SLICE_CHARS",
@@ -175,26 +175,14 @@ def _guarded(name: str, planned: Iterator[Planned]) -> Iterator[Planned]:
 
 
 def _plan_bytes(name: str, stream: BinaryIO, form: Format, local: bool) -> Iterator[Planned]:
-    """One unit of an input with no path, read whole: from a copy on disk when the workers
-    are local (``spool_input``: memory stays bounded), else sent as bytes."""
-    if local:
-        spooled, stopped = spool_input(stream)
-        if spooled is not None:
-            if spooled.size or stopped is None:
-                # The unit holds the copy: it is removed once the unit's result is written.
-                yield Planned(name, lambda: _spooled_work(name, form, spooled))
-            if stopped is not None:
-                raise stopped
-            return
-    chunks: list[bytes] = []
-    failure: OSError | None = None
-    try:
-        while chunk := stream.read(1 << 20):
-            chunks.append(chunk)
-    except OSError as error:
-        failure = error
-    data = b"".join(chunks)
-    if data or failure is None:
+    """One unit of an input with no path, read whole: a large one from a copy on disk when
+    the workers are local (``spool_input``: memory stays bounded), else sent as bytes."""
+    kept, failure = spool_input(stream, HELD_BYTES if local else None)
+    if isinstance(kept, SpooledInput):
+        # The unit holds the copy: it is removed once the unit's result is written.
+        yield Planned(name, lambda: _spooled_work(name, form, kept))
+    elif kept or failure is None:
+        data = kept
         yield Planned(name, lambda: Work(name, "bytes", form, data=data, weight=len(data)))
     if failure is not None:
         raise failure

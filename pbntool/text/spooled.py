@@ -23,7 +23,7 @@ import tempfile
 import weakref
 from typing import BinaryIO
 
-__all__ = ["INPUT_PREFIX", "SpooledInput", "remove_abandoned", "spool_input"]
+__all__ = ["HELD_BYTES", "INPUT_PREFIX", "SpooledInput", "remove_abandoned", "spool_input"]
 
 INPUT_PREFIX = "pbntool-input-"
 _COPY_CHUNK = 1 << 20
@@ -40,32 +40,54 @@ class SpooledInput:
         weakref.finalize(self, _remove_file, path)
 
 
-def spool_input(stream: BinaryIO) -> tuple[SpooledInput | None, OSError | None]:
-    """The rest of ``stream`` copied to a file, and the error that ended reading it, if
-    any (what was read before it is in the file).  None when no file can be made here: the
-    caller then holds the input in memory, as before.  A write that fails (a full disk)
-    raises: the input cannot be read whole, and says so."""
+HELD_BYTES = 8 << 20
+"""An input no longer than this is held in memory, not copied (an archive of many small
+members makes no file for each)."""
+
+
+def spool_input(
+    stream: BinaryIO, held: int | None = HELD_BYTES
+) -> tuple[SpooledInput | bytes, OSError | None]:
+    """The rest of ``stream``, and the error that ended reading it, if any (what was read
+    before it is kept).  As bytes when it ends within ``held`` bytes (None: whatever its
+    size), or when no file can be made here; else copied to a file, a megabyte at a time.
+    A write that fails (a full disk) raises: the input cannot be read, and says so."""
+    head, failure = _read_up_to(stream, None if held is None else held + 1)
+    if failure is not None or held is None or len(head) <= held:
+        return head, failure
     directory = _directory()
-    if directory is None:
-        return None, None
     try:
+        if directory is None:
+            raise OSError("no temporary directory")
         handle, path = tempfile.mkstemp(dir=directory, suffix=".input")
     except OSError:
-        return None, None
-    spooled = SpooledInput(path)
-    failure: OSError | None = None
+        rest, failure = _read_up_to(stream, None)
+        return head + rest, failure
+    spooled = SpooledInput(path, len(head))
     with open(handle, "wb") as copy:
+        copy.write(head)
         while True:
-            try:
-                chunk = stream.read(_COPY_CHUNK)
-            except OSError as error:
-                failure = error
-                break
-            if not chunk:
-                break
+            chunk, failure = _read_up_to(stream, _COPY_CHUNK)
             copy.write(chunk)
             spooled.size += len(chunk)
-    return spooled, failure
+            if failure is not None or len(chunk) < _COPY_CHUNK:
+                return spooled, failure
+
+
+def _read_up_to(stream: BinaryIO, size: int | None) -> tuple[bytes, OSError | None]:
+    """Up to ``size`` bytes (None: all), fewer only at the end or on a read error."""
+    chunks: list[bytes] = []
+    count = 0
+    try:
+        while size is None or count < size:
+            chunk = stream.read(_COPY_CHUNK if size is None else min(_COPY_CHUNK, size - count))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            count += len(chunk)
+    except OSError as error:
+        return b"".join(chunks), error
+    return b"".join(chunks), None
 
 
 _directories: list[str] = []

@@ -35,7 +35,7 @@ from pbntool.formats.split import (
 from pbntool.records import Record
 from pbntool.text.inputs import Input
 from pbntool.text.source import DecodedText, EncodingEvent, encoding_record
-from pbntool.text.spooled import SpooledInput, spool_input
+from pbntool.text.spooled import HELD_BYTES, SpooledInput, spool_input
 
 __all__ = ["LinChain", "plan", "read_unit"]
 
@@ -192,22 +192,15 @@ def _plan_lin(source: Input, stream: BinaryIO, local: bool) -> Iterator[Planned]
     data: bytes | None = None
     failure: OSError | None = None
     spooled: SpooledInput | None = None
-    if path is None and local:
-        # Read again from a copy on disk (by the workers, and after an unclean cut), not
-        # from bytes held here: stdin or an archive member of any size in bounded memory.
-        spooled, failure = spool_input(stream)
-        if spooled is not None:
-            path, size_known = spooled.path, spooled.size
-            stream = open(path, "rb")  # noqa: SIM115 -- closed below, after the planning
     if path is None:
-        chunks: list[bytes] = []
-        try:
-            while chunk := stream.read(1 << 20):
-                chunks.append(chunk)
-        except OSError as error:
-            failure = error
-        data = b"".join(chunks)
-        size_known = len(data)
+        # A large input with no path is read from a copy on disk (by the workers, and again
+        # after an unclean cut), not from bytes held here: bounded memory whatever its size.
+        kept, failure = spool_input(stream, HELD_BYTES if local else None)
+        if isinstance(kept, SpooledInput):
+            spooled, path, size_known = kept, kept.path, kept.size
+            stream = open(path, "rb")  # noqa: SIM115 -- closed below, after the planning
+        else:
+            data, size_known = kept, len(kept)
 
     def whole() -> Planned:
         if path is not None:
