@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_fuzz import examples
 
@@ -945,30 +945,38 @@ TOKEN_TEXT = st.text(st.sampled_from('ab1NTS+*-^$=!?"[]{};% \t\n\r\x00\x01\x1a\x
 
 
 @settings(deadline=None, max_examples=examples(200))
-@given(call=TOKEN_TEXT.filter(bool), card=TOKEN_TEXT.filter(bool))
-def test_any_unrecognised_call_or_card_writes_stably(call: str, card: str) -> None:
-    """Whatever an unrecognised call or card holds, its board is written so that reading it
-    back and writing it again gives the same text, and a token not read back as itself is
-    reported as a loss (the writer asks the reader whether a token survives)."""
+@given(call=TOKEN_TEXT.filter(bool), card=TOKEN_TEXT.filter(bool), followed=st.booleans())
+@example(call='"+', card="+", followed=True)  # a stand-in "+": it ended the auction
+@example(call="+", card='"+"', followed=True)
+def test_any_unrecognised_call_or_card_writes_stably(call: str, card: str, followed: bool) -> None:
+    """Whatever an unrecognised call or card holds, last or with calls and tricks after it,
+    its board is written so that reading it back and writing it again gives the same text,
+    nothing after it is lost, and a token not read back as itself is reported as a loss (the
+    writer asks the reader whether a token survives where it is: a stand-in ``+`` before
+    other calls ended the auction, found by atheris)."""
     from pbntool.formats import pbn
     from pbntool.formats.pbn.writer import PbnWriter
     from pbntool.model import Token
 
     board = pbn.parse(
         '[Board "1"]\n[Dealer "N"]\n[Declarer "S"]\n[Contract "1S"]\n[Auction "N"]\n'
-        'Pass 1S Pass Pass\nPass\n[Play "W"]\nHA H2 H3 H4\n'
+        'Pass 1S Pass Pass\nPass\n[Play "W"]\nHA H2 H3 H4\nSA S2 S3 S4\n'
     ).boards[0]
     assert board.auction is not None and board.play is not None
-    auction = dataclasses.replace(board.auction, calls=(*board.auction.calls[:2], Token(call)))
-    trick = (board.play.tricks[0][0], Token(card), None, None)
+    after = board.auction.calls[2:] if followed else ()
+    calls = (*board.auction.calls[:2], Token(call), *after)
+    tricks = board.play.tricks if followed else board.play.tricks[:1]
+    first = (tricks[0][0], Token(card), None, None)
+    play = dataclasses.replace(board.play, tricks=(first, *tricks[1:]))
     board = dataclasses.replace(
-        board, auction=auction, play=dataclasses.replace(board.play, tricks=(trick,))
+        board, auction=dataclasses.replace(board.auction, calls=calls), play=play
     )
     losses = PbnWriter(io.StringIO()).write(board)
     once = pbn.dumps([board])
     [again] = pbn.parse(once).boards
     assert pbn.dumps([again]) == once
     assert again.auction is not None and again.play is not None
+    assert again.auction.calls[3:] == after and again.play.tricks[1:] == tricks[1:]
     kept_call = again.auction.calls[2:3] == (Token(call),)
     kept_card = again.play.tricks[0][1] == Token(card)
     lost = " ".join(d.message for d in losses if d.code == "OUT030")

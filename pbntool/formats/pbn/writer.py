@@ -34,6 +34,7 @@ from pbntool.model import (
     Bid,
     Board,
     Call,
+    Card,
     Comment,
     CommentKind,
     Deal,
@@ -742,34 +743,47 @@ _WHITESPACE_IN_VALUE = re.compile(r"[\t\n\r\v\f]")
 _INHERITING = re.compile(r"#$|##")
 
 
-def _token_survives(token: Token, section: str) -> bool:
-    """Whether the PBN reader reads the token written alone back as that same token."""
-    return _TOKEN_TEXT.fullmatch(token.text) is not None and _reads_back_alone(token.text, section)
+def _token_survives(token: Token, section: str, followed: bool) -> bool:
+    """Whether the PBN reader reads the token back as that same token, alone or (``followed``)
+    with a call or a trick after it."""
+    if _TOKEN_TEXT.fullmatch(token.text) is None:
+        return False
+    return _reads_back(token.text, section, followed)
+
+
+_NEXT_CALL = "Pass"
+_NEXT_TRICK = "- - -\nSA - - -"
 
 
 @lru_cache(maxsize=1024)
-def _reads_back_alone(text: str, section: str) -> bool:
-    """The reader itself decides, on the token alone in its section: a model of its lexer
-    here would drift from it (a NUL, which the grammar reads as stray text outside any
-    section, once made ``dumps(read(dumps(board)))`` differ from ``dumps(board)``)."""
+def _reads_back(text: str, section: str, followed: bool) -> bool:
+    """The reader itself decides, on the token in its section: a model of its lexer here
+    would drift from it (a NUL, which the grammar reads as stray text outside any section,
+    once made ``dumps(read(dumps(board)))`` differ from ``dumps(board)``).  What follows
+    matters: ``+`` ends a section, so a stand-in ``+`` before other calls lost them."""
     from pbntool.formats.pbn import parse  # the package imports this module
 
-    boards = parse(f'[{section} "N"]\n{text}\n').boards
+    after = (_NEXT_CALL if section == "Auction" else _NEXT_TRICK) if followed else ""
+    boards = parse(f'[{section} "N"]\n{text} {after}\n').boards
     if len(boards) != 1:
         return False
     board = boards[0]
     if section == "Auction":
+        calls: tuple[Call | Token, ...] = (Token(text), Action.PASS) if followed else (Token(text),)
         auction = board.auction
         return (
             auction is not None
-            and auction.calls == (Token(text),)
+            and auction.calls == calls
             and not auction.annotations
             and auction.end is SectionEnd.OPEN
         )
+    tricks: tuple[tuple[Slot, Slot, Slot, Slot], ...] = ((Token(text), None, None, None),)
+    if followed:
+        tricks += ((Card.parse("SA"), None, None, None),)
     play = board.play
     return (
         play is not None
-        and play.tricks == ((Token(text), None, None, None),)
+        and play.tricks == tricks
         and not play.annotations
         and play.end is SectionEnd.OPEN
     )
@@ -785,17 +799,18 @@ def _writable_auction(auction: Auction, dropped: list[str]) -> Auction:
     """Unrecognised calls PBN cannot hold are written as a word that holds their place:
     dropped, the calls after one would be checked as if it had never been there (a double
     of nothing), errors the board did not have."""
+    last = len(auction.calls) - 1
     bad = [
         (index, call)
         for index, call in enumerate(auction.calls)
-        if isinstance(call, Token) and not _token_survives(call, "Auction")
+        if isinstance(call, Token) and not _token_survives(call, "Auction", index < last)
     ]
     if not bad:
         return auction
     calls = list(auction.calls)
     for index, call in bad:
         stand_in = Token(_UNWRITABLE.sub("", call.text))
-        if not stand_in.text or not _token_survives(stand_in, "Auction"):
+        if not stand_in.text or not _token_survives(stand_in, "Auction", index < last):
             stand_in = Token(_STAND_IN)
         dropped.append(f"the call {call.text!r} (its place kept by {stand_in.text!r})")
         calls[index] = stand_in
@@ -806,10 +821,12 @@ def _writable_play(play: Play, dropped: list[str]) -> Play:
     if not any(isinstance(slot, Token) for trick in play.tricks for slot in trick):
         return play
     tricks = []
-    for trick in play.tricks:
+    # A trick written after this one follows it (trailing blank tricks are not written).
+    last = _written_trick_count(play, dict(play.annotations)) - 1
+    for number, trick in enumerate(play.tricks):
         row = list(trick)
         for seat, slot in enumerate(row):
-            if isinstance(slot, Token) and not _token_survives(slot, "Play"):
+            if isinstance(slot, Token) and not _token_survives(slot, "Play", number < last):
                 dropped.append(f"the card {slot.text!r}")
                 row[seat] = None
         tricks.append((row[0], row[1], row[2], row[3]))
