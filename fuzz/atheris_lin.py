@@ -10,35 +10,20 @@ boards that read back as a different number of boards, or LIN text that is not s
 
 from __future__ import annotations
 
-import sys
-
 import atheris  # type: ignore[import-untyped,import-not-found,unused-ignore]
+from harness import FuzzFinding, check, fuzz
 
 with atheris.instrument_imports(include=["pbntool"]):
-    from pbntool.diagnostics import CATALOGUE
     from pbntool.formats import lin
-    from pbntool.records import ParseResult
-
-
-class FuzzFinding(Exception):
-    """Something that must never happen; raised so that atheris records the input."""
-
-
-def _check(result: ParseResult, name: str) -> None:
-    for diagnostic in result.diagnostics:
-        if diagnostic.code == "INT001" or diagnostic.code not in CATALOGUE:
-            raise FuzzFinding(str(diagnostic))
-        if diagnostic.file != name or diagnostic.line is None or diagnostic.line < 1:
-            raise FuzzFinding(f"badly placed: {diagnostic!r}")
 
 
 def TestOneInput(data: bytes) -> None:  # libFuzzer's name for the entry point
     """One fuzz input: read, validate, write LIN, read back, write again."""
     result = lin.parse(data, "fuzz.lin", validate=True)
-    _check(result, "fuzz.lin")
+    check(result, "fuzz.lin")
     text = lin.dumps(result.boards)
     again = lin.parse(text, "again.lin", validate=True)
-    _check(again, "again.lin")
+    check(again, "again.lin")
     if len(again.boards) != len(result.boards):
         raise FuzzFinding(f"{len(result.boards)} boards became {len(again.boards)}")
     if lin.dumps(again.boards) != text:
@@ -46,8 +31,7 @@ def TestOneInput(data: bytes) -> None:  # libFuzzer's name for the entry point
 
 
 def main() -> None:
-    atheris.Setup(sys.argv, TestOneInput)
-    atheris.Fuzz()
+    fuzz(TestOneInput)
 
 
 if __name__ == "__main__":

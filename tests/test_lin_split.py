@@ -30,7 +30,6 @@ from pbntool.dev.generate import random_boards
 from pbntool.formats import lin, read_input
 from pbntool.formats.lin import lexer
 from pbntool.formats.lin import reader as lin_reader
-from pbntool.formats.lin import split as lin_split
 from pbntool.run.engine import InlineEngine, run_ordered
 from pbntool.run.units import Planned, plan_input
 from pbntool.text import source, spooled
@@ -210,7 +209,7 @@ def test_a_large_input_without_a_path_is_cut_from_a_copy_on_disk(
     """Stdin or an archive member over ``HELD_BYTES`` is copied to a file that the slices,
     and the read again after an unclean cut, read: the same records as the whole read, and
     the copy is removed with the last unit that holds it."""
-    monkeypatch.setattr(lin_split, "HELD_BYTES", 500)
+    monkeypatch.setattr(spooled, "HELD_BYTES", 500)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(spooled, "_directories", [])
     for data in (_unclean_file(), generated(15, 40).encode()):

@@ -44,7 +44,7 @@ from pbntool.formats.split import (
 )
 from pbntool.records import Record
 from pbntool.text.inputs import Input, replay
-from pbntool.text.spooled import HELD_BYTES, SpooledInput, spool_input
+from pbntool.text.spooled import SpooledInput, spool_input
 
 __all__ = [
     "SLICE_CHARS",
@@ -177,7 +177,7 @@ def _guarded(name: str, planned: Iterator[Planned]) -> Iterator[Planned]:
 def _plan_bytes(name: str, stream: BinaryIO, form: Format, local: bool) -> Iterator[Planned]:
     """One unit of an input with no path, read whole: a large one from a copy on disk when
     the workers are local (``spool_input``: memory stays bounded), else sent as bytes."""
-    kept, failure = spool_input(stream, HELD_BYTES if local else None)
+    kept, failure = spool_input(stream, to_disk=local)
     if isinstance(kept, SpooledInput):
         # The unit holds the copy: it is removed once the unit's result is written.
         yield Planned(name, lambda: _spooled_work(name, form, kept))

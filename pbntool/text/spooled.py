@@ -45,13 +45,13 @@ HELD_BYTES = 8 << 20
 members makes no file for each)."""
 
 
-def spool_input(
-    stream: BinaryIO, held: int | None = HELD_BYTES
-) -> tuple[SpooledInput | bytes, OSError | None]:
+def spool_input(stream: BinaryIO, to_disk: bool) -> tuple[SpooledInput | bytes, OSError | None]:
     """The rest of ``stream``, and the error that ended reading it, if any (what was read
-    before it is kept).  As bytes when it ends within ``held`` bytes (None: whatever its
-    size), or when no file can be made here; else copied to a file, a megabyte at a time.
-    A write that fails (a full disk) raises: the input cannot be read, and says so."""
+    before it is kept).  As bytes when it ends within ``HELD_BYTES``, when not ``to_disk``
+    (workers that cannot open a local file), or when no file can be made here; else copied
+    to a file, a megabyte at a time.  A write that fails (a full disk) raises: the input
+    cannot be read, and says so."""
+    held = HELD_BYTES if to_disk else None
     head, failure = _read_up_to(stream, None if held is None else held + 1)
     if failure is not None or held is None or len(head) <= held:
         return head, failure

@@ -35,7 +35,7 @@ from pbntool.formats.split import (
 from pbntool.records import Record
 from pbntool.text.inputs import Input
 from pbntool.text.source import DecodedText, EncodingEvent, encoding_record
-from pbntool.text.spooled import HELD_BYTES, SpooledInput, spool_input
+from pbntool.text.spooled import SpooledInput, spool_input
 
 __all__ = ["LinChain", "plan", "read_unit"]
 
@@ -195,7 +195,7 @@ def _plan_lin(source: Input, stream: BinaryIO, local: bool) -> Iterator[Planned]
     if path is None:
         # A large input with no path is read from a copy on disk (by the workers, and again
         # after an unclean cut), not from bytes held here: bounded memory whatever its size.
-        kept, failure = spool_input(stream, HELD_BYTES if local else None)
+        kept, failure = spool_input(stream, to_disk=local)
         if isinstance(kept, SpooledInput):
             spooled, path, size_known = kept, kept.path, kept.size
             stream = open(path, "rb")  # noqa: SIM115 -- closed below, after the planning
@@ -203,9 +203,13 @@ def _plan_lin(source: Input, stream: BinaryIO, local: bool) -> Iterator[Planned]
             data, size_known = kept, len(kept)
 
     def whole() -> Planned:
+        if spooled is not None:  # the unit holds the copy until it is done
+            copy = spooled
+            return Planned(name, lambda: Work(name, "path", Format.LIN, path=copy.path,
+                                              weight=copy.size))  # fmt: skip
         if path is not None:
             weight = size_known or 0
-            return Planned(name, lambda: _path_work(name, path, weight, spooled))
+            return Planned(name, lambda: Work(name, "path", Format.LIN, path=path, weight=weight))
         held = data or b""
         return Planned(name, lambda: Work(name, "bytes", Format.LIN, data=held, weight=len(held)))
 
@@ -221,12 +225,6 @@ def _plan_lin(source: Input, stream: BinaryIO, local: bool) -> Iterator[Planned]
             stream.close()
     if failure is not None:
         raise failure
-
-
-def _path_work(name: str, path: str, weight: int, keep: SpooledInput | None) -> Work:
-    """The whole input read from its path (``keep``: the copy that path is, held by the
-    unit's closure until the unit is done)."""
-    return Work(name, "path", Format.LIN, path=path, weight=weight)
 
 
 def _lin_slices(

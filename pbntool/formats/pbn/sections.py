@@ -414,31 +414,30 @@ class _SectionState:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     references: dict[int, int] = field(default_factory=dict)
     ended_reported: bool = False
-    pending: str | None = None
-    """An irregularity mark (``^I``, ``^R``, ``^L``) waiting for the call or card it marks."""
-    pending_token: tuple[str, tuple[int, int]] | None = None
-    """The pending mark as written and where, for PBN141 if nothing takes it."""
+    pending: tuple[str, str, tuple[int, int]] | None = None
+    """An irregularity mark (``I``, ``R``, ``L``) waiting for the call or card it marks, as
+    written and where (for PBN141 if nothing takes it)."""
 
     def mark(self, irregularity: str, piece: str, where: tuple[int, int]) -> None:
         """An irregularity mark for the next call or card; one still pending is reported."""
         self.drop_pending()
-        self.pending, self.pending_token = irregularity, (piece, where)
+        self.pending = (irregularity, piece, where)
 
     def drop_pending(self) -> None:
         """Report a mark that no call or card followed (another mark, or the section's end)."""
-        if self.pending is not None and self.pending_token is not None:
-            piece, where = self.pending_token
+        if self.pending is not None:
+            _, piece, where = self.pending
             self.diagnostics.append(PBN141.at(self.path(where), token=repr(piece), what=self.item))
-        self.pending = self.pending_token = None
+            self.pending = None
 
     def add(self, items: list[Any], numbers: list[int] | None, item: object, number: int) -> None:
         """Append a call or card and its word number, with any pending irregularity mark."""
         items.append(item)
         if numbers is not None:
             numbers.append(number)
-        if self.pending:
-            self.annotate(len(items) - 1, irregularity=self.pending)
-            self.pending = self.pending_token = None
+        if self.pending is not None:
+            self.annotate(len(items) - 1, irregularity=self.pending[0])
+            self.pending = None
 
     def path(self, where: tuple[int, int]) -> Path:
         """A diagnostic path for a piece of word ``where[0]`` at ``where[1]`` characters in."""

@@ -768,24 +768,21 @@ def _reads_back(text: str, section: str, followed: bool) -> bool:
     if len(boards) != 1:
         return False
     board = boards[0]
+    found: Auction | Play | None
     if section == "Auction":
-        calls: tuple[Call | Token, ...] = (Token(text), Action.PASS) if followed else (Token(text),)
-        auction = board.auction
-        return (
-            auction is not None
-            and auction.calls == calls
-            and not auction.annotations
-            and auction.end is SectionEnd.OPEN
-        )
-    tricks: tuple[tuple[Slot, Slot, Slot, Slot], ...] = ((Token(text), None, None, None),)
-    if followed:
-        tricks += ((Card.parse("SA"), None, None, None),)
-    play = board.play
+        found = board.auction
+        expected: tuple[object, ...] = (Token(text), *((Action.PASS,) if followed else ()))
+        read: tuple[object, ...] = () if found is None else found.calls
+    else:
+        found = board.play
+        next_trick = ((Card.parse("SA"), None, None, None),) if followed else ()
+        expected = ((Token(text), None, None, None), *next_trick)
+        read = () if found is None else found.tricks
     return (
-        play is not None
-        and play.tricks == tricks
-        and not play.annotations
-        and play.end is SectionEnd.OPEN
+        found is not None
+        and read == expected
+        and not found.annotations
+        and found.end is SectionEnd.OPEN
     )
 
 
